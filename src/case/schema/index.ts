@@ -1,0 +1,5 @@
+export * from './cassette.js'
+export * from './json.js'
+export * from './normalized.js'
+export * from './run.js'
+export * from './step.js'

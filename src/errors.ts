@@ -1,0 +1,86 @@
+/**
+ * Every error crashlab raises on purpose is a `CrashlabError`: a stable `code` to branch on, a message
+ * that names the thing and the next step, and the original `cause` when there is one.
+ */
+
+/** The stable codes. They are part of the public API: never renamed, only added. */
+export const ERROR_CODES = [
+  // cassettes
+  'E_CASSETTE_MALFORMED',
+  'E_CASSETTE_VERSION',
+  'E_CASSETTE_TOO_LARGE',
+  'E_CASSETTE_INVALID',
+  'E_CASSETTE_NOT_FOUND',
+  'E_WRITE_FAILED',
+  // AgentCase 0.1
+  'E_AGENTCASE_TOO_LARGE',
+  'E_AGENTCASE_ENCODING',
+  'E_AGENTCASE_MALFORMED',
+  'E_AGENTCASE_NOT_OBJECT',
+  'E_AGENTCASE_FORMAT',
+  'E_AGENTCASE_VERSION',
+  'E_AGENTCASE_INVALID',
+  'E_AGENTCASE_DUPLICATE_EVENT_ID',
+  'E_AGENTCASE_SEQUENCE',
+  'E_AGENTCASE_PARENT_MISSING',
+  'E_AGENTCASE_PARENT_ORDER',
+  'E_AGENTCASE_REDACTION',
+  'E_AGENTCASE_REPLAY',
+  'E_AGENTCASE_PAYLOAD',
+  // redaction
+  'E_REDACTION_RULE',
+  // input files of unknown kind
+  'E_FILE_UNKNOWN',
+  'E_FILE_NOT_FOUND',
+] as const
+
+export type ErrorCode = (typeof ERROR_CODES)[number]
+
+/** One problem found by validation: where it is (a JSON path such as `$.run.steps[3].type`) and what. */
+export interface ValidationIssue {
+  code: string
+  path: string
+  message: string
+}
+
+export interface CrashlabErrorOptions {
+  cause?: unknown
+  /** For validation errors: every failing path, in document order. */
+  issues?: ValidationIssue[]
+  /** The file, test or step the error is about. */
+  subject?: string
+}
+
+/**
+ * The one base class of crashlab's errors.
+ *
+ * @example
+ * try { await loadCassette(path) } catch (err) {
+ *   if (err instanceof CrashlabError && err.code === 'E_CASSETTE_VERSION') console.log(err.message)
+ * }
+ */
+export class CrashlabError extends Error {
+  override readonly name: string = 'CrashlabError'
+  readonly code: ErrorCode
+  readonly issues: ValidationIssue[]
+  readonly subject: string | undefined
+
+  constructor(code: ErrorCode, message: string, options: CrashlabErrorOptions = {}) {
+    super(message.startsWith('[crashlab]') ? message : `[crashlab] ${message}`, { cause: options.cause })
+    this.code = code
+    this.issues = options.issues ?? []
+    this.subject = options.subject
+  }
+}
+
+/** True when `err` is a CrashlabError, optionally with the given code. */
+export function isCrashlabError(err: unknown, code?: ErrorCode): err is CrashlabError {
+  return err instanceof CrashlabError && (code === undefined || err.code === code)
+}
+
+/** Renders validation issues one per line, `  ✖ message\n    → at path`, in the style of zod's prettifyError. */
+export function formatIssues(issues: readonly ValidationIssue[], limit = 20): string {
+  const shown = issues.slice(0, limit).map((i) => `  ✖ ${i.message}\n    → at ${i.path}`)
+  if (issues.length > limit) shown.push(`  … and ${issues.length - limit} more`)
+  return shown.join('\n')
+}

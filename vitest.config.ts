@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    include: [
+      'src/**/*.test.ts',
+      'plugin/**/*.test.ts',
+      'matchers/**/*.test.ts',
+      'fixtures/**/*.test.ts',
+      'test/**/*.test.ts',
+    ],
+    exclude: ['**/node_modules/**', 'dist/**', 'test/fixtures/**'],
+    testTimeout: 30_000,
+  },
+})
