@@ -1,6 +1,6 @@
 import { monotonicFactory } from 'ulid'
-import type { JsonObject, JsonValue } from './schema/json.js'
-import type { EntryPoint, Run } from './schema/run.js'
+import type { JsonObject, JsonValue } from './schema/json.ts'
+import type { EntryPoint, Run } from './schema/run.ts'
 
 const nextUlid = monotonicFactory()
 

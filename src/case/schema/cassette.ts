@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { RunSchema } from './run.js'
+import { RunSchema } from './run.ts'
 
 export const CASSETTE_FORMAT = 'crashlab.cassette'
 /** The cassette format version this crashlab writes. Older versions are migrated on load; newer are refused. */

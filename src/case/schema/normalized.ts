@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { JsonObjectSchema, JsonSchema } from './json.js'
+import { JsonObjectSchema, JsonSchema } from './json.ts'
 
 /**
  * The provider-neutral shapes every piece of crashlab shares. Provider adapters fill them from the wire

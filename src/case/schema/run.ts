@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { InstantSchema, JsonObjectSchema, JsonSchema } from './json.js'
-import { CostSchema, FindingSchema, StepErrorSchema, StepSchema } from './step.js'
+import { InstantSchema, JsonObjectSchema, JsonSchema } from './json.ts'
+import { CostSchema, FindingSchema, StepErrorSchema, StepSchema } from './step.ts'
 
 /** A ULID: 26 Crockford base-32 characters, time-ordered. */
 export const RunIdSchema = z

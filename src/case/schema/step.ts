@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { InstantSchema, JsonSchema } from './json.js'
-import { NormalizedRequestSchema, NormalizedResponseSchema } from './normalized.js'
+import { InstantSchema, JsonSchema } from './json.ts'
+import { NormalizedRequestSchema, NormalizedResponseSchema } from './normalized.ts'
 
 /** When a step started and how long it took. */
 export const TimingSchema = z.strictObject({
