@@ -1,0 +1,39 @@
+// Packs crashlab, installs the tarball into a fresh temp project and uses it from there, on this
+// Node (22): `crashlab --version` must print the package version and every `exports` entry must import.
+// This catches a file missing from the published package, which the in-repo tests cannot see.
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+
+const root = resolve(import.meta.dirname, '..')
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+const dir = mkdtempSync(join(tmpdir(), 'crashlab-smoke-'))
+const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+
+try {
+  const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', dir], root))
+  const tarball = join(dir, packed[0].filename)
+  console.log(`packed ${packed[0].filename}: ${packed[0].entryCount} files, ${packed[0].size} bytes`)
+
+  const app = join(dir, 'app')
+  run('mkdir', ['-p', app], dir)
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'smoke-app', private: true, type: 'module' }))
+  run('npm', ['install', '--no-audit', '--no-fund', '--omit=dev', tarball], app)
+
+  const version = run('npx', ['--no-install', 'crashlab', '--version'], app).trim()
+  if (version !== pkg.version) throw new Error(`crashlab --version printed "${version}", expected "${pkg.version}"`)
+  console.log(`npx crashlab --version → ${version}`)
+
+  for (const entry of Object.keys(pkg.exports)) {
+    const spec = entry === '.' ? pkg.name : `${pkg.name}/${entry.slice(2)}`
+    const code = spec.endsWith('.json')
+      ? `const m = await import(${JSON.stringify(spec)}, { with: { type: 'json' } }); if (m.default.name !== ${JSON.stringify(pkg.name)}) process.exit(2)`
+      : `const m = await import(${JSON.stringify(spec)}); if (Object.keys(m).length === 0) { console.error('no exports'); process.exit(2) }`
+    run(process.execPath, ['--input-type=module', '-e', code], app)
+    console.log(`import ${spec} ✓`)
+  }
+  console.log('smoke test passed')
+} finally {
+  rmSync(dir, { recursive: true, force: true })
+}

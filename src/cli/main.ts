@@ -1,0 +1,15 @@
+import { defineCommand } from 'citty'
+import { VERSION } from '../version.ts'
+import { inspect } from './commands/inspect.ts'
+import { scan } from './commands/scan.ts'
+import { validate } from './commands/validate.ts'
+
+/** The root `crashlab` command and its subcommands. */
+export const main = defineCommand({
+  meta: {
+    name: 'crashlab',
+    version: VERSION,
+    description: 'Crash-test AI agents: record, replay offline, grade, diagnose and fix agent runs.',
+  },
+  subCommands: { validate, inspect, scan },
+})
