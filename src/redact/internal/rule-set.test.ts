@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest'
+import { hintTrie, presentHints } from './hint-trie.ts'
+import { findSensitiveJsonValues } from './json-key-rules.ts'
+import { parsePointer, toPointer } from './json-pointer.ts'
+import { applyMatches, compileRules, RuleFailure } from './rule-set.ts'
+
+describe('hint trie', () => {
+  it('finds overlapping hints, case-insensitively', () => {
+    const hints = ['pass', 'password=', 'sk-', 'sk-ant-', 'key', 'key=']
+    const trie = hintTrie(hints)!
+    expect([...presentHints(trie, new Set(hints), 'PASSWORD=1 and sk-ant-x')].sort()).toEqual([
+      'pass',
+      'password=',
+      'sk-',
+      'sk-ant-',
+    ])
+    expect([...presentHints(trie, new Set(hints), 'monkey=1')].sort()).toEqual(['key', 'key='])
+    expect(presentHints(trie, new Set(hints), 'nothing here').size).toBe(0)
+  })
+})
+
+describe('compileRules', () => {
+  it('runs hinted rules only when a hint occurs, and unhinted rules always', () => {
+    const set = compileRules([
+      { id: 'acme', pattern: /ACME-\d{4}/, hint: 'acme-' },
+      { id: 'any', pattern: /Z{3}/ },
+    ])
+    expect(set.find('acme-1234 ACME-5678 ZZZ').map((m) => m.rule.id)).toEqual(['acme', 'any'])
+    expect(set.find('ACME 5678').map((m) => m.rule.id)).toEqual([])
+  })
+
+  it('ignores the sticky flag, which would miss matches after the start', () => {
+    const set = compileRules([{ id: 'x', pattern: /X\d/y }])
+    expect(set.find('a X1 b X2').length).toBe(2)
+  })
+
+  it('drops later overlapping matches and never matches inside a marker', () => {
+    const set = compileRules([
+      { id: 'long', pattern: /abc\d+/ },
+      { id: 'short', pattern: /c\d/ },
+      { id: 'marker', pattern: /REDACTED:long/ },
+    ])
+    const matches = set.find('abc12')
+    expect(matches.map((m) => m.rule.id)).toEqual(['long'])
+    const once = applyMatches('abc12', matches)
+    expect(once).toBe('[REDACTED:long]')
+    expect(set.find(once).map((m) => m.rule.id)).toEqual([])
+  })
+
+  it('names the failing rule', () => {
+    const set = compileRules(
+      [],
+      [
+        {
+          id: 'boom',
+          marker: 'x',
+          hints: [],
+          scan: () => {
+            throw new Error('no')
+          },
+        },
+      ],
+    )
+    expect(() => set.find('text')).toThrow(RuleFailure)
+    try {
+      set.find('text')
+    } catch (err) {
+      expect((err as RuleFailure).ruleId).toBe('boom')
+    }
+  })
+})
+
+describe('sensitive keys in JSON text', () => {
+  const isSensitive = (k: string) => k === 'api_key'
+  it('finds plain and once-escaped values', () => {
+    const plain = '{"api_key": "v1\\"x", "other":"v2"}'
+    expect(findSensitiveJsonValues(plain, isSensitive).map(([s, e]) => plain.slice(s, e))).toEqual(['v1\\"x'])
+    const escaped = JSON.stringify('{"api_key":"v1","other":"v2"}')
+    expect(findSensitiveJsonValues(escaped, isSensitive).map(([s, e]) => escaped.slice(s, e))).toEqual(['v1'])
+  })
+})
+
+describe('JSON Pointer', () => {
+  it('round-trips keys with ~ and /', () => {
+    const tokens = ['a/b', 'c~d', '', '~1']
+    expect(toPointer(tokens)).toBe('/a~1b/c~0d//~01')
+    expect(parsePointer(toPointer(tokens))).toEqual(tokens)
+    expect(toPointer([])).toBe('')
+  })
+})
