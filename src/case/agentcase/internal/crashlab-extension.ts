@@ -1,0 +1,127 @@
+import { z } from 'zod'
+import { InstantSchema } from '../../schema/json.ts'
+import {
+  CheckResultSchema,
+  DiagnosisSchema,
+  EntryPointSchema,
+  FixProposalSchema,
+  OutcomeSchema,
+  RedactionInfoSchema,
+  RunIdSchema,
+  RunLinksSchema,
+  RunStatusSchema,
+  UsageTotalsSchema,
+} from '../../schema/run.ts'
+import {
+  CostSchema,
+  FindingSchema,
+  TimingSchema,
+  WireRequestSchema,
+  WireResponseSchema,
+} from '../../schema/step.ts'
+
+/**
+ * What a crashlab export keeps under `extensions["dev.crashlab"]`: everything of the run that AgentCase
+ * has no field for, so that `fromAgentCase(toAgentCase(run))` gives the run back. What a payload
+ * already carries exactly (normalized messages, tool arguments and results, errors, name, input,
+ * output) is not repeated here. The layout is versioned by `schema` so that a later crashlab can still
+ * read older exports; it is crashlab's own contract, not part of AgentCase.
+ */
+
+/**
+ * The namespaced key of crashlab's data in `extensions` objects (reverse-DNS, so it cannot collide with
+ * another tool's).
+ *
+ * @example
+ * const mine = c.extensions[CRASHLAB_EXTENSION] // present on cases crashlab exported
+ */
+export const CRASHLAB_EXTENSION = 'dev.crashlab'
+export const CRASHLAB_EXTENSION_SCHEMA = 1
+
+/** Root: the run-level fields with no AgentCase home. */
+export const RootExtensionSchema = z.strictObject({
+  schema: z.literal(CRASHLAB_EXTENSION_SCHEMA),
+  run: z.strictObject({
+    id: RunIdSchema,
+    tags: z.array(z.string()),
+    status: RunStatusSchema,
+    outcome: OutcomeSchema,
+    entryPoint: EntryPointSchema.nullable(),
+    endedAt: InstantSchema.nullable(),
+    usage: UsageTotalsSchema,
+    cost: CostSchema.nullable(),
+    gitSha: z.string().nullable(),
+    links: RunLinksSchema,
+    checks: z.array(CheckResultSchema),
+    findings: z.array(FindingSchema),
+    diagnosis: DiagnosisSchema.nullable(),
+    fixes: z.array(FixProposalSchema),
+    redaction: RedactionInfoSchema,
+  }),
+})
+
+/** On a model.request: the llm step minus its normalized request (the payload) and its response. */
+export const LlmStepExtensionSchema = z.strictObject({
+  type: z.literal('llm'),
+  endpoint: z.string(),
+  timing: TimingSchema,
+  /** Kept only when the step has the key, so that an absent `cost` stays absent. */
+  cost: CostSchema.nullable().optional(),
+  request: z.strictObject({
+    wire: WireRequestSchema,
+    requestHash: z.string(),
+    /** True when the payload's model, input, parameters and tools are the normalized request. */
+    normalized: z.boolean(),
+  }),
+})
+
+/** On a tool.call: the tool step minus what the call and result payloads carry. */
+export const ToolStepExtensionSchema = z.strictObject({
+  type: z.literal('tool'),
+  timing: TimingSchema,
+  sideEffects: z.boolean(),
+  blocked: z.boolean().optional(),
+  /** False when the step had no call id and the payload's `call_id` was made up for the contract. */
+  callId: z.boolean(),
+})
+
+/** On a custom event: an http step, whose wire has no AgentCase field at all. */
+export const HttpStepExtensionSchema = z.strictObject({
+  type: z.literal('http'),
+  timing: TimingSchema,
+  request: WireRequestSchema,
+  response: WireResponseSchema.nullable(),
+})
+
+export const StepExtensionSchema = z.discriminatedUnion('type', [
+  LlmStepExtensionSchema,
+  ToolStepExtensionSchema,
+  HttpStepExtensionSchema,
+])
+
+/** On a model.response: the wire response and the normalized fields the payload has no key for. */
+export const ResponseExtensionSchema = z.strictObject({
+  wire: WireResponseSchema,
+  incomplete: z.boolean(),
+  normalized: z.boolean(),
+  model: z.string().nullable().optional(),
+  requestId: z.string().nullable().optional(),
+})
+
+/** What any event may carry under the key. */
+export const EventExtensionSchema = z.strictObject({
+  step: StepExtensionSchema.optional(),
+  response: ResponseExtensionSchema.optional(),
+  /** On an exception: the step index whose `error` it is, or `run` for the run's error. */
+  errorOf: z.union([z.int().min(0), z.literal('run')]).optional(),
+  /** On events derived from others (retries): nothing to import. */
+  derived: z.literal('retry').optional(),
+})
+
+export type RootExtension = z.infer<typeof RootExtensionSchema>
+export type LlmStepExtension = z.infer<typeof LlmStepExtensionSchema>
+export type ToolStepExtension = z.infer<typeof ToolStepExtensionSchema>
+export type HttpStepExtension = z.infer<typeof HttpStepExtensionSchema>
+export type StepExtension = z.infer<typeof StepExtensionSchema>
+export type ResponseExtension = z.infer<typeof ResponseExtensionSchema>
+export type EventExtension = z.infer<typeof EventExtensionSchema>
