@@ -9,7 +9,8 @@ import { join, resolve } from 'node:path'
 const root = resolve(import.meta.dirname, '..')
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 const dir = mkdtempSync(join(tmpdir(), 'crashlab-smoke-'))
-const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+const run = (cmd, args, cwd) =>
+  execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
 
 try {
   const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', dir], root))
@@ -18,11 +19,15 @@ try {
 
   const app = join(dir, 'app')
   run('mkdir', ['-p', app], dir)
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'smoke-app', private: true, type: 'module' }))
+  writeFileSync(
+    join(app, 'package.json'),
+    JSON.stringify({ name: 'smoke-app', private: true, type: 'module' }),
+  )
   run('npm', ['install', '--no-audit', '--no-fund', '--omit=dev', tarball], app)
 
   const version = run('npx', ['--no-install', 'crashlab', '--version'], app).trim()
-  if (version !== pkg.version) throw new Error(`crashlab --version printed "${version}", expected "${pkg.version}"`)
+  if (version !== pkg.version)
+    throw new Error(`crashlab --version printed "${version}", expected "${pkg.version}"`)
   console.log(`npx crashlab --version → ${version}`)
 
   for (const entry of Object.keys(pkg.exports)) {

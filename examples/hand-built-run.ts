@@ -35,7 +35,10 @@ export function buildRefundRun(): Run {
   const call = { type: 'tool_call' as const, id: 'call_1', name: 'get_order', args: { order_id: 'A17' } }
   const url = 'https://api.openai.com/v1/chat/completions'
   // The API key is in the header here on purpose: the writer redacts it before anything reaches disk.
-  const headers = { authorization: 'Bearer sk-proj-EXAMPLEexampleEXAMPLEexample0000', 'content-type': 'application/json' }
+  const headers = {
+    authorization: 'Bearer sk-proj-EXAMPLEexampleEXAMPLEexample0000',
+    'content-type': 'application/json',
+  }
 
   run.steps.push({
     index: 0,
@@ -84,7 +87,11 @@ export function buildRefundRun(): Run {
                 role: 'assistant',
                 content: null,
                 tool_calls: [
-                  { id: 'call_1', type: 'function', function: { name: 'get_order', arguments: '{"order_id":"A17"}' } },
+                  {
+                    id: 'call_1',
+                    type: 'function',
+                    function: { name: 'get_order', arguments: '{"order_id":"A17"}' },
+                  },
                 ],
               },
             },
@@ -168,7 +175,14 @@ export function buildRefundRun(): Run {
   run.outcome = 'pass'
   run.output = answer
   run.endedAt = at(1470)
-  run.usage = { inputTokens: 61, outputTokens: 17, cachedTokens: 0, reasoningTokens: 0, llmCalls: 2, toolCalls: 1 }
+  run.usage = {
+    inputTokens: 61,
+    outputTokens: 17,
+    cachedTokens: 0,
+    reasoningTokens: 0,
+    llmCalls: 2,
+    toolCalls: 1,
+  }
   run.checks = [{ name: 'refund-not-above-total', passed: true }]
   return run
 }

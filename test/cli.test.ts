@@ -13,7 +13,11 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { ve
 
 /** Runs the real `crashlab` command (the bin file, on this Node 22) and returns what a user would see. */
 function crashlab(...args: string[]) {
-  const r = spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } })
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  })
   return { code: r.status, stdout: r.stdout, stderr: r.stderr }
 }
 
@@ -36,52 +40,56 @@ describe('crashlab --version and --help', () => {
   })
 })
 
-describe.skipIf(!existsSync(sharedFixtures))('crashlab validate / inspect on the reference AgentCase fixtures', () => {
-  it('accepts valid_minimal', () => {
-    const r = crashlab('validate', join(sharedFixtures, 'valid_minimal.agentcase'))
-    expect(r.stderr).toBe('')
-    expect(r.code).toBe(0)
-    expect(r.stdout).toContain('valid AgentCase 0.1')
-  })
-  it.each([
-    ['invalid_malformed', 'E_AGENTCASE_MALFORMED'],
-    ['invalid_unsupported_version', 'E_AGENTCASE_VERSION'],
-    ['invalid_duplicate_event_id', 'E_AGENTCASE_DUPLICATE_EVENT_ID'],
-    ['invalid_sequence', 'E_AGENTCASE_SEQUENCE'],
-    ['invalid_parent_reference', 'E_AGENTCASE_PARENT_MISSING'],
-  ])('rejects %s with exit 1 and %s', (name, code) => {
-    const r = crashlab('validate', join(sharedFixtures, `${name}.agentcase`))
-    expect(r.code).toBe(1)
-    expect(r.stderr).toContain(code)
-    expect(r.stderr).toContain(`${name}.agentcase`)
-  })
-  it('inspects outcome, completeness, counts, redaction and provenance', () => {
-    const r = crashlab('inspect', '--json', join(sharedFixtures, 'valid_minimal.agentcase'))
-    expect(r.code).toBe(0)
-    const s = JSON.parse(r.stdout)
-    expect(s).toMatchObject({
-      kind: 'agentcase',
-      outcome: 'failure',
-      completeness: 'complete',
-      total: 7,
-      redaction: { status: 'redacted', records: 1 },
-      provenance: null,
+describe.skipIf(!existsSync(sharedFixtures))(
+  'crashlab validate / inspect on the reference AgentCase fixtures',
+  () => {
+    it('accepts valid_minimal', () => {
+      const r = crashlab('validate', join(sharedFixtures, 'valid_minimal.agentcase'))
+      expect(r.stderr).toBe('')
+      expect(r.code).toBe(0)
+      expect(r.stdout).toContain('valid AgentCase 0.1')
     })
-    expect(s.counts).toEqual({
-      'execution.start': 1,
-      'model.request': 1,
-      'model.response': 1,
-      'tool.call': 1,
-      'tool.result': 1,
-      exception: 1,
-      'execution.end': 1,
+    it.each([
+      ['invalid_malformed', 'E_AGENTCASE_MALFORMED'],
+      ['invalid_unsupported_version', 'E_AGENTCASE_VERSION'],
+      ['invalid_duplicate_event_id', 'E_AGENTCASE_DUPLICATE_EVENT_ID'],
+      ['invalid_sequence', 'E_AGENTCASE_SEQUENCE'],
+      ['invalid_parent_reference', 'E_AGENTCASE_PARENT_MISSING'],
+    ])('rejects %s with exit 1 and %s', (name, code) => {
+      const r = crashlab('validate', join(sharedFixtures, `${name}.agentcase`))
+      expect(r.code).toBe(1)
+      expect(r.stderr).toContain(code)
+      expect(r.stderr).toContain(`${name}.agentcase`)
     })
-    const text = crashlab('inspect', join(sharedFixtures, 'valid_minimal.agentcase')).stdout
-    expect(text).toMatch(/outcome\s+failure/)
-    expect(text).toMatch(/events\s+7: exception 1, execution.end 1/)
-  })
-})
-if (!existsSync(sharedFixtures)) console.warn(`[crashlab tests] ${sharedFixtures} is absent: the reference fixture CLI tests are skipped`)
+    it('inspects outcome, completeness, counts, redaction and provenance', () => {
+      const r = crashlab('inspect', '--json', join(sharedFixtures, 'valid_minimal.agentcase'))
+      expect(r.code).toBe(0)
+      const s = JSON.parse(r.stdout)
+      expect(s).toMatchObject({
+        kind: 'agentcase',
+        outcome: 'failure',
+        completeness: 'complete',
+        total: 7,
+        redaction: { status: 'redacted', records: 1 },
+        provenance: null,
+      })
+      expect(s.counts).toEqual({
+        'execution.start': 1,
+        'model.request': 1,
+        'model.response': 1,
+        'tool.call': 1,
+        'tool.result': 1,
+        exception: 1,
+        'execution.end': 1,
+      })
+      const text = crashlab('inspect', join(sharedFixtures, 'valid_minimal.agentcase')).stdout
+      expect(text).toMatch(/outcome\s+failure/)
+      expect(text).toMatch(/events\s+7: exception 1, execution.end 1/)
+    })
+  },
+)
+if (!existsSync(sharedFixtures))
+  console.warn(`[crashlab tests] ${sharedFixtures} is absent: the reference fixture CLI tests are skipped`)
 
 describe('crashlab validate / inspect on cassettes', () => {
   it('accepts a cassette and inspects its steps and links', () => {
@@ -123,7 +131,15 @@ describe('crashlab validate / inspect on cassettes', () => {
   })
   it('refuses a cassette from a newer crashlab', () => {
     const file = join(dir, 'future.cassette.json')
-    writeFileSync(file, JSON.stringify({ format: 'crashlab.cassette', version: 99, creator: { name: 'crashlab', version: '9.0.0' }, run: {} }))
+    writeFileSync(
+      file,
+      JSON.stringify({
+        format: 'crashlab.cassette',
+        version: 99,
+        creator: { name: 'crashlab', version: '9.0.0' },
+        run: {},
+      }),
+    )
     const r = crashlab('validate', file)
     expect(r.code).toBe(1)
     expect(r.stderr).toContain('E_CASSETTE_VERSION')
@@ -141,7 +157,10 @@ describe('crashlab scan', () => {
     const leakDir = join(dir, 'leaky')
     mkdirSync(leakDir, { recursive: true })
     const secret = 'sk-proj-' + 'Zq8Rt2Lm5Np7Vx3Wy6Kj9Hb4'.repeat(2)
-    writeFileSync(join(leakDir, 'export.json'), JSON.stringify({ request: { headers: { note: `key ${secret}` } } }))
+    writeFileSync(
+      join(leakDir, 'export.json'),
+      JSON.stringify({ request: { headers: { note: `key ${secret}` } } }),
+    )
     const r = crashlab('scan', leakDir)
     expect(r.code).toBe(1)
     expect(r.stdout + r.stderr).toContain('export.json')

@@ -15,8 +15,12 @@ describe('examples/hand-built-run.ts', () => {
   it('writes the same bytes as the committed cassette and AgentCase (canonical output is stable)', () => {
     // If this fails after a deliberate change to the model or the writer, regenerate with
     // `node examples/hand-built-run.ts` and review the diff of __cassettes__/.
-    expect(readFileSync(out.cassette, 'utf8')).toBe(readFileSync(join(committed, 'hand-built-run.cassette.json'), 'utf8'))
-    expect(readFileSync(out.agentcase, 'utf8')).toBe(readFileSync(join(committed, 'hand-built-run.agentcase'), 'utf8'))
+    expect(readFileSync(out.cassette, 'utf8')).toBe(
+      readFileSync(join(committed, 'hand-built-run.cassette.json'), 'utf8'),
+    )
+    expect(readFileSync(out.agentcase, 'utf8')).toBe(
+      readFileSync(join(committed, 'hand-built-run.agentcase'), 'utf8'),
+    )
   })
 
   it('never writes the API key that the run carries in memory', () => {
@@ -25,7 +29,9 @@ describe('examples/hand-built-run.ts', () => {
     for (const file of [out.cassette, out.agentcase]) expect(readFileSync(file, 'utf8')).not.toContain(key)
     const { run } = loadCassette(out.cassette)
     expect(run.redaction.status).toBe('redacted')
-    expect(run.redaction.records.map((r) => r.path)).toContain('/run/steps/0/request/wire/headers/authorization')
+    expect(run.redaction.records.map((r) => r.path)).toContain(
+      '/run/steps/0/request/wire/headers/authorization',
+    )
   })
 
   it('loads back: the cassette, and the AgentCase converted to a run with every step', () => {

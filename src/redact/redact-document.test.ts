@@ -269,3 +269,14 @@ describe('tool schemas', () => {
     expect(value.leak.properties.token).toBe('[REDACTED:sensitive-key]')
   })
 })
+
+describe('keys JSON.parse can produce', () => {
+  it('keeps an own __proto__ key when a sibling is redacted', () => {
+    const doc = JSON.parse('{"m":{"__proto__":{"x":1},"password":"hunter22"}}')
+    const { value } = redactDocument(doc) as { value: { m: Record<string, unknown> } }
+    expect(Object.keys(value.m)).toEqual(['__proto__', 'password'])
+    expect(Object.getOwnPropertyDescriptor(value.m, '__proto__')?.value).toEqual({ x: 1 })
+    expect(Object.getPrototypeOf(value.m)).toBe(Object.prototype)
+    expect(value.m.password).toBe('[REDACTED:sensitive-key]')
+  })
+})

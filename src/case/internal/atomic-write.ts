@@ -13,11 +13,11 @@ import { CrashlabError } from '../../errors.ts'
  */
 export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   const dir = dirname(path)
-  mkdirSync(dir, { recursive: true })
   // Dot-prefixed so globs over the folder skip it; random so concurrent writers never share one.
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`)
   let fd: number | undefined
   try {
+    mkdirSync(dir, { recursive: true })
     fd = openSync(tmp, 'wx', 0o644)
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data
     let offset = 0
@@ -34,7 +34,11 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
         // already failing; the original error matters
       }
     }
-    rmSync(tmp, { force: true })
+    try {
+      rmSync(tmp, { force: true })
+    } catch {
+      // the folder itself may be unusable (a file in its place); there is no temp file to remove then
+    }
     throw new CrashlabError(
       'E_WRITE_FAILED',
       `could not write ${path}: ${(cause as Error).message}. Nothing was changed; check that the folder is writable and the disk has room.`,

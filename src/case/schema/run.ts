@@ -74,14 +74,14 @@ export const FixProposalSchema = z.strictObject({
 })
 
 /** One redaction applied before writing: where (a JSON Pointer into the written document) and which rule. */
-export const RedactionRecordSchema = z.strictObject({
+export const RunRedactionRecordSchema = z.strictObject({
   path: z.string(),
   rule: z.string(),
 })
 
 export const RedactionInfoSchema = z.strictObject({
   status: z.enum(['none', 'redacted', 'partial']),
-  records: z.array(RedactionRecordSchema),
+  records: z.array(RunRedactionRecordSchema),
 })
 
 export const RunSchema = z
@@ -136,6 +136,6 @@ export type CheckResult = z.infer<typeof CheckResultSchema>
 export type FailureLabel = z.infer<typeof FailureLabelSchema>
 export type Diagnosis = z.infer<typeof DiagnosisSchema>
 export type FixProposal = z.infer<typeof FixProposalSchema>
-export type RedactionRecord = z.infer<typeof RedactionRecordSchema>
+export type RunRedactionRecord = z.infer<typeof RunRedactionRecordSchema>
 export type RedactionInfo = z.infer<typeof RedactionInfoSchema>
 export type Run = z.infer<typeof RunSchema>

@@ -4,7 +4,10 @@ import { reportError } from '../internal/report-error.ts'
 
 /** `crashlab validate <file>`: exit 0 when the AgentCase or cassette is valid, 1 with the error and its code. */
 export const validate = defineCommand({
-  meta: { name: 'validate', description: 'Check an .agentcase file or a crashlab cassette (exit 1 when invalid)' },
+  meta: {
+    name: 'validate',
+    description: 'Check an .agentcase file or a crashlab cassette (exit 1 when invalid)',
+  },
   args: {
     file: { type: 'positional', description: 'an .agentcase file or a cassette (.json)', required: true },
     'max-bytes': { type: 'string', description: 'size limit in bytes (default 16 MiB)', valueHint: 'n' },

@@ -25,7 +25,10 @@ export function loadCaseFile(path: string, options: LoadCaseFileOptions = {}): C
     if (!st.isFile()) throw new Error('not a file')
     size = st.size
   } catch (cause) {
-    throw new CrashlabError('E_FILE_NOT_FOUND', `no file at ${path}. Check the path.`, { cause, subject: path })
+    throw new CrashlabError('E_FILE_NOT_FOUND', `no file at ${path}. Check the path.`, {
+      cause,
+      subject: path,
+    })
   }
   const kindByName = path.endsWith('.agentcase') ? 'agentcase' : 'cassette'
   if (size > maxBytes) return parseAs(kindByName, path, new Uint8Array(size), maxBytes)

@@ -88,7 +88,13 @@ export function formatSummary(s: CaseSummary): string {
     `  completeness  ${s.completeness}`,
     `  ${unit.padEnd(13)} ${s.total}${counts ? `: ${counts}` : ''}`,
     `  redaction     ${s.redaction.status}, ${s.redaction.records} record${s.redaction.records === 1 ? '' : 's'}`,
-    `  provenance    ${s.provenance ? Object.entries(s.provenance).map(([k, v]) => `${k} ${v}`).join(', ') : 'original run (not a replay or fork)'}`,
+    `  provenance    ${
+      s.provenance
+        ? Object.entries(s.provenance)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ')
+        : 'original run (not a replay or fork)'
+    }`,
   ]
   return lines.join('\n')
 }

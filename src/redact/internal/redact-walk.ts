@@ -133,19 +133,29 @@ function redactObject(obj: Record<string, unknown>, state: WalkState, tokens: To
       tokens.pop()
       if ((next !== item || newKey !== k) && !copy) {
         copy = {}
-        for (let j = 0; j < i; j++) copy[keys[j]!] = obj[keys[j]!]
+        for (let j = 0; j < i; j++) putOwn(copy, keys[j]!, obj[keys[j]!])
       }
       if (copy) {
         // Two keys redacted to the same marker must not overwrite each other.
         let target = newKey
-        for (let n = 2; target !== k && target in copy; n++) target = `${newKey}#${n}`
-        copy[target] = next
+        for (let n = 2; target !== k && Object.hasOwn(copy, target); n++) target = `${newKey}#${n}`
+        putOwn(copy, target, next)
       }
     }
   } finally {
     active.delete(obj)
   }
   return copy ?? obj
+}
+
+/**
+ * Sets an own property. A plain `o[k] = v` with k `__proto__` (a key JSON.parse happily produces) would
+ * replace the copy's prototype instead and lose the key.
+ */
+function putOwn(o: Record<string, unknown>, k: string, v: unknown): void {
+  if (k === '__proto__')
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true })
+  else o[k] = v
 }
 
 /** A secret used as a key (a map keyed by API key) is a secret all the same. */

@@ -1,0 +1,13 @@
+/**
+ * The Run and its cassette: the zod model every other piece shares, canonical writing and strict
+ * loading, and AgentCase 0.1 interop.
+ */
+export * from './agentcase/index.ts'
+export { type LoadCassetteOptions, loadCassette } from './cassette-load.ts'
+export { DEFAULT_MAX_CASSETTE_BYTES, type ParseCassetteOptions, parseCassette } from './cassette-parse.ts'
+export { serializeCassette } from './cassette-serialize.ts'
+export { type WriteCassetteOptions, writeCassette } from './cassette-write.ts'
+export { type CreateRunOptions, createRun, newRunId } from './create-run.ts'
+export { writeFileAtomic } from './internal/atomic-write.ts'
+export { type CanonicalOptions, canonicalStringify, compareCodePoints } from './internal/canonical-json.ts'
+export * from './schema/index.ts'

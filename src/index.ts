@@ -1,0 +1,21 @@
+/**
+ * crashlab's core API. It needs no Vitest: the CLI and production capture use it too.
+ *
+ * @example
+ * import { createRun, writeCassette, loadCassette } from 'crashlab'
+ * const run = createRun({ name: 'refund-bot', input: 'Refund my order A17' })
+ * writeCassette('__cassettes__/refund.cassette.json', run)
+ * loadCassette('__cassettes__/refund.cassette.json').run.name // 'refund-bot'
+ */
+export * from './case/index.ts'
+export {
+  CrashlabError,
+  type CrashlabErrorOptions,
+  ERROR_CODES,
+  type ErrorCode,
+  formatIssues,
+  isCrashlabError,
+  type ValidationIssue,
+} from './errors.ts'
+export * from './redact/index.ts'
+export { VERSION } from './version.ts'
