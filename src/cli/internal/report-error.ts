@@ -7,7 +7,8 @@ import { CrashlabError, formatIssues } from '../../errors.ts'
 export function reportError(err: unknown): void {
   if (!(err instanceof CrashlabError)) throw err
   const lines = [err.message]
-  if (err.issues.length > 0) lines.push(formatIssues(err.issues))
+  // Readers already list the failing paths in the message; add them only where one did not.
+  if (err.issues.length > 0 && !err.message.includes('→ at ')) lines.push(formatIssues(err.issues))
   lines.push(`  (${err.code})`)
   console.error(lines.join('\n'))
   process.exitCode = 1
