@@ -209,7 +209,7 @@ describe('parseCassette', () => {
       const bad = JSON.parse(text)
       bad.run.steps[0].request.wire.headers['content-type'] = 42
       const err = expectFailure(JSON.stringify(bad), 'E_CASSETTE_INVALID')
-      expect(err.issues.map((i) => i.path)).toEqual(['$.run.steps[0].request.wire.headers["content-type"]'])
+      expect(err.issues.map((i) => i.path)).toEqual(["$.run.steps[0].request.wire.headers['content-type']"])
     })
 
     it('reports an unknown top-level `__proto__` key instead of letting it through', () => {

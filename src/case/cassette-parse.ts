@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer'
 import { CrashlabError, formatIssues } from '../errors.ts'
-import { toValidationIssues } from './cassette-issues.ts'
+import { cassetteIssues } from './cassette-issues.ts'
 import { locateJsonError } from './cassette-json-error.ts'
 import { CASSETTE_MIGRATIONS, type CassetteMigration, migrateCassette } from './migrations.ts'
 import { CASSETTE_FORMAT, CASSETTE_VERSION, type Cassette, CassetteSchema } from './schema/cassette.ts'
@@ -97,7 +97,7 @@ export function parseCassette(input: string | Uint8Array, options: ParseCassette
 
   const result = CassetteSchema.safeParse(current)
   if (!result.success) {
-    const issues = toValidationIssues(result.error.issues)
+    const issues = cassetteIssues(result.error.issues)
     throw new CrashlabError(
       'E_CASSETTE_INVALID',
       `${where} does not match the cassette format (${issues.length} problem${issues.length === 1 ? '' : 's'}):\n` +

@@ -2,7 +2,7 @@ import type { z } from 'zod'
 import { CrashlabError, formatIssues, type ValidationIssue } from '../errors.ts'
 import { type Redactor, redactDocument } from '../redact/index.ts'
 import { VERSION } from '../version.ts'
-import { toValidationIssues } from './cassette-issues.ts'
+import { cassetteIssues } from './cassette-issues.ts'
 import { DEFAULT_MAX_CASSETTE_BYTES } from './cassette-parse.ts'
 import { toPlainJson } from './cassette-plain-json.ts'
 import { serializeCassette } from './cassette-serialize.ts'
@@ -64,7 +64,7 @@ export function writeCassette(path: string, run: Run, options: WriteCassetteOpti
   if (!result.success) {
     throw invalid(
       path,
-      toValidationIssues(result.error.issues),
+      cassetteIssues(result.error.issues),
       redactedFields(result.error.issues, redacted.records),
     )
   }
