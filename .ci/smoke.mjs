@@ -30,6 +30,11 @@ try {
     throw new Error(`crashlab --version printed "${version}", expected "${pkg.version}"`)
   console.log(`npx crashlab --version → ${version}`)
 
+  // The installed CLI on a real file: the committed example cassette validates and scans clean.
+  const cassette = join(root, '__cassettes__', 'hand-built-run.cassette.json')
+  console.log(run('npx', ['--no-install', 'crashlab', 'validate', cassette], app).trim())
+  console.log(run('npx', ['--no-install', 'crashlab', 'scan', join(root, '__cassettes__')], app).trim())
+
   for (const entry of Object.keys(pkg.exports)) {
     const spec = entry === '.' ? pkg.name : `${pkg.name}/${entry.slice(2)}`
     const code = spec.endsWith('.json')
