@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { CrashlabError, type ErrorCode } from '../errors.ts'
 import { DEFAULT_MAX_CASSETTE_BYTES, parseCassette } from './cassette-parse.ts'
 import { serializeCassette } from './cassette-serialize.ts'
+import { createRun } from './create-run.ts'
 import { buildRealisticRun, cassetteOf } from './internal/test-runs.ts'
 
 const SOURCE = '__cassettes__/refund.test.ts/refund.cassette.json'
@@ -230,5 +231,35 @@ describe('parseCassette', () => {
     const err = failure('[]', {})
     expect(err.message).toContain('the cassette is not a crashlab cassette')
     expect(err.subject).toBeUndefined()
+  })
+})
+
+describe('step numbering', () => {
+  it('is checked alongside other problems, so one load names them all', () => {
+    const run = createRun({ name: 'numbering' })
+    const step = {
+      index: 5,
+      type: 'tool',
+      name: 't',
+      args: {},
+      sideEffects: false,
+      error: null,
+      timing: { startedAt: run.startedAt, durationMs: 1 },
+    }
+    const doc = {
+      format: 'crashlab.cassette',
+      version: 1,
+      creator: { name: 'crashlab', version: '0.1.0' },
+      run: { ...run, name: 42, steps: [step] },
+    }
+    let err: CrashlabError | undefined
+    try {
+      parseCassette(JSON.stringify(doc))
+    } catch (e) {
+      err = e as CrashlabError
+    }
+    expect(err?.code).toBe('E_CASSETTE_INVALID')
+    expect(err?.issues.map((i) => i.path)).toEqual(['$.run.name', '$.run.steps[0].index'])
+    expect(err?.message).toContain('step 0 says it is step 5')
   })
 })

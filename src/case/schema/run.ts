@@ -112,18 +112,25 @@ export const RunSchema = z
     /** The user's own data about the run. */
     metadata: JsonObjectSchema,
   })
-  .superRefine((run, ctx) => {
-    for (let i = 0; i < run.steps.length; i++) {
-      const step = run.steps[i]!
-      if (step.index !== i) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['steps', i, 'index'],
-          message: `step ${i} says it is step ${step.index}: steps are numbered from 0 in order`,
-        })
+  .superRefine(
+    (run, ctx) => {
+      // Runs even when other fields failed (see `when`), so one load reports every problem at once;
+      // the run may therefore be only partly valid here.
+      const steps: unknown = (run as { steps?: unknown }).steps
+      if (!Array.isArray(steps)) return
+      for (let i = 0; i < steps.length; i++) {
+        const index: unknown = (steps[i] as { index?: unknown } | null)?.index
+        if (typeof index === 'number' && index !== i) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['steps', i, 'index'],
+            message: `step ${i} says it is step ${index}: steps are numbered from 0 in order`,
+          })
+        }
       }
-    }
-  })
+    },
+    { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+  )
 
 export type RunId = z.infer<typeof RunIdSchema>
 export type RunStatus = z.infer<typeof RunStatusSchema>
