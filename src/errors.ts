@@ -32,6 +32,11 @@ export const ERROR_CODES = [
   // input files of unknown kind
   'E_FILE_UNKNOWN',
   'E_FILE_NOT_FOUND',
+  // the scripted provider (crashlab/testing)
+  'E_SCRIPT_INVALID',
+  'E_SCRIPT_EXHAUSTED',
+  'E_SCRIPT_POLICY',
+  'E_SCRIPT_REQUEST',
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

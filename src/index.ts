@@ -17,5 +17,6 @@ export {
   isCrashlabError,
   type ValidationIssue,
 } from './errors.ts'
+export * from './providers/index.ts'
 export * from './redact/index.ts'
 export { VERSION } from './version.ts'

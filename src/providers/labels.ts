@@ -10,7 +10,11 @@ const RULES: ReadonlyArray<{ label: string; method?: string; path: RegExp }> = [
   { label: 'models.list', method: 'GET', path: /\/models$/ },
   { label: 'models.retrieve', method: 'GET', path: /\/models\/[^/:]+$/ },
   { label: 'embeddings.create', method: 'POST', path: /\/embeddings$|:(?:embedContent|batchEmbedContents)$/ },
-  { label: 'tokens.count', method: 'POST', path: /\/messages\/count_tokens$|:countTokens$|\/responses\/input_tokens$/ },
+  {
+    label: 'tokens.count',
+    method: 'POST',
+    path: /\/messages\/count_tokens$|:countTokens$|\/responses\/input_tokens$/,
+  },
   { label: 'files.create', method: 'POST', path: /\/(?:files|uploads)$/ },
   { label: 'files.list', method: 'GET', path: /\/files$/ },
   { label: 'files.retrieve', method: 'GET', path: /\/files\/[^/]+(?:\/content)?$/ },

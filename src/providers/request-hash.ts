@@ -45,7 +45,12 @@ export function requestHash(input: RequestHashInput, options: RequestHashOptions
   const headers: Record<string, string> = {}
   for (const [name, value] of Object.entries(input.headers)) {
     const key = name.toLowerCase()
-    if (HASHED_HEADERS.includes(key)) headers[key] = value.split(',').map((v) => v.trim()).sort().join(',')
+    if (HASHED_HEADERS.includes(key))
+      headers[key] = value
+        .split(',')
+        .map((v) => v.trim())
+        .sort()
+        .join(',')
   }
   const extra = input.normalized.params.extra
   let params = input.normalized.params
