@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
-import { canonicalStringify } from '../case/internal/canonical-json.ts'
 import type { NormalizedRequest } from '../case/schema/normalized.ts'
+import { hashText } from './internal/hash-text.ts'
 
 /**
  * Body fields that change from run to run without changing what the model is asked: end-user ids,
@@ -41,34 +41,26 @@ export interface RequestHashOptions {
  * // 'sha256:3f1c…'
  */
 export function requestHash(input: RequestHashInput, options: RequestHashOptions = {}): string {
-  const url = typeof input.url === 'string' ? new URL(input.url) : input.url
-  const headers: Record<string, string> = {}
-  for (const [name, value] of Object.entries(input.headers)) {
+  const headers: string[] = []
+  for (const name of Object.keys(input.headers)) {
     const key = name.toLowerCase()
-    if (HASHED_HEADERS.includes(key))
-      headers[key] = value
-        .split(',')
+    if (HASHED_HEADERS.includes(key)) {
+      const value = input.headers[name]!.split(',')
         .map((v) => v.trim())
         .sort()
         .join(',')
-  }
-  const extra = input.normalized.params.extra
-  let params = input.normalized.params
-  if (extra) {
-    const ignore = options.ignoreParams ? [...VOLATILE_PARAMS, ...options.ignoreParams] : VOLATILE_PARAMS
-    const kept: Record<string, unknown> = {}
-    let dropped = false
-    for (const key of Object.keys(extra)) {
-      if (ignore.includes(key)) dropped = true
-      else kept[key] = extra[key]
+      headers.push(`${key}:${value}`)
     }
-    if (dropped) params = { ...params, extra: kept as typeof extra }
   }
-  const identity = {
-    method: input.method.toUpperCase(),
-    path: url.pathname.replace(/\/+$/, ''),
-    headers,
-    request: params === input.normalized.params ? input.normalized : { ...input.normalized, params },
-  }
-  return `sha256:${createHash('sha256').update(canonicalStringify(identity)).digest('hex')}`
+  headers.sort()
+  const ignore = options.ignoreParams ? [...VOLATILE_PARAMS, ...options.ignoreParams] : VOLATILE_PARAMS
+  const text = hashText(input.method.toUpperCase(), pathOf(input.url), headers, input.normalized, ignore)
+  return `sha256:${createHash('sha256').update(text).digest('hex')}`
+}
+
+/** The URL's path without a trailing slash; cheaper than `new URL` on this hot path. */
+function pathOf(url: string | URL): string {
+  if (typeof url !== 'string') return url.pathname.replace(/\/+$/, '')
+  const m = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*([^?#]*)/i.exec(url)
+  return (m ? m[1]! : new URL(url).pathname).replace(/\/+$/, '')
 }

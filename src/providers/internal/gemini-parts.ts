@@ -16,8 +16,16 @@ import { mediaFromBase64, mediaFromRef } from './media.ts'
  * snakeName('systemInstruction') // 'system_instruction'
  */
 export function snakeName(camel: string): string {
-  return camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+  // Called for every field of every part on the request path: the names are few, so remember them.
+  let snake = SNAKE.get(camel)
+  if (snake === undefined) {
+    snake = camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+    SNAKE.set(camel, snake)
+  }
+  return snake
 }
+
+const SNAKE = new Map<string, string>()
 
 /**
  * A field by its lowerCamel name, or by its snake_case one.
@@ -26,7 +34,8 @@ export function snakeName(camel: string): string {
  * field({ inline_data: { data: 'AA==' } }, 'inlineData') // { data: 'AA==' }
  */
 export function field(obj: JsonObject, camel: string): JsonValue | undefined {
-  return obj[camel] ?? obj[snakeName(camel)]
+  const value = obj[camel]
+  return value !== undefined ? value : obj[snakeName(camel)]
 }
 
 /**
