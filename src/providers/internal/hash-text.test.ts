@@ -36,37 +36,192 @@ const part = (n: NormalizedRequest, m: number, p: number) =>
 
 // Every field of the normalized request, changed one at a time.
 const MUTATIONS: Array<[string, (n: NormalizedRequest) => void]> = [
-  ['model', (n) => void (n.model = 'gpt-4o')],
-  ['system text', (n) => void ((n.system[0] as { text: string }).text += '!')],
-  ['message role', (n) => void ((n.messages[4] as Msg).role = 'assistant')],
-  ['message name', (n) => void ((n.messages[5] as Msg).name = 'bob')],
-  ['text', (n) => void (part(n, 0, 0).text = 'Refund A18')],
-  ['tool_call id', (n) => void (part(n, 1, 1).id = 'call_B')],
-  ['tool_call name', (n) => void (part(n, 1, 1).name = 'get_user')],
-  ['tool_call args', (n) => void (part(n, 1, 1).args = { order_id: 'A18' })],
-  ['tool_call argsText', (n) => void (part(n, 1, 1).argsText = '{"order_id":')],
-  ['tool_result id', (n) => void (part(n, 2, 0).id = 'x')],
-  ['tool_result name', (n) => void (part(n, 2, 0).name = 'y')],
-  ['tool_result content', (n) => void (part(n, 2, 0).content = '{}')],
-  ['tool_result isError', (n) => void (part(n, 2, 0).isError = true)],
-  ['media type', (n) => void (part(n, 5, 0).mediaType = 'image/jpeg')],
-  ['media bytes', (n) => void (part(n, 5, 0).bytes = 11)],
-  ['media ref', (n) => void (part(n, 5, 0).ref = 'file_2')],
-  ['media sha256', (n) => void (part(n, 5, 0).sha256 = 'cd')],
-  ['reasoning text', (n) => void (part(n, 5, 1).text = 'hm')],
-  ['reasoning opaque', (n) => void (part(n, 5, 1).opaque = true)],
-  ['tool name', (n) => void (n.tools[0]!.name = 'lookup')],
-  ['tool description', (n) => void (n.tools[0]!.description = 'Find an order')],
-  ['tool parameters', (n) => void (n.tools[0]!.parameters = { type: 'object' })],
-  ['temperature', (n) => void (n.params.temperature = 0.3)],
-  ['maxTokens', (n) => void (n.params.maxTokens = 101)],
-  ['stop', (n) => void (n.params.stop = ['STOP'])],
-  ['seed', (n) => void (n.params.seed = 1)],
-  ['topP', (n) => void (n.params.topP = 0.9)],
-  ['toolChoice', (n) => void (n.params.toolChoice = 'required')],
-  ['responseFormat', (n) => void (n.params.responseFormat = { type: 'json_object' })],
-  ['stream', (n) => void (n.params.stream = true)],
-  ['extra', (n) => void (n.params.extra!.parallel_tool_calls = true)],
+  [
+    'model',
+    (n) => {
+      n.model = 'gpt-4o'
+    },
+  ],
+  [
+    'system text',
+    (n) => {
+      ;(n.system[0] as { text: string }).text += '!'
+    },
+  ],
+  [
+    'message role',
+    (n) => {
+      ;(n.messages[4] as Msg).role = 'assistant'
+    },
+  ],
+  [
+    'message name',
+    (n) => {
+      ;(n.messages[5] as Msg).name = 'bob'
+    },
+  ],
+  [
+    'text',
+    (n) => {
+      part(n, 0, 0).text = 'Refund A18'
+    },
+  ],
+  [
+    'tool_call id',
+    (n) => {
+      part(n, 1, 1).id = 'call_B'
+    },
+  ],
+  [
+    'tool_call name',
+    (n) => {
+      part(n, 1, 1).name = 'get_user'
+    },
+  ],
+  [
+    'tool_call args',
+    (n) => {
+      part(n, 1, 1).args = { order_id: 'A18' }
+    },
+  ],
+  [
+    'tool_call argsText',
+    (n) => {
+      part(n, 1, 1).argsText = '{"order_id":'
+    },
+  ],
+  [
+    'tool_result id',
+    (n) => {
+      part(n, 2, 0).id = 'x'
+    },
+  ],
+  [
+    'tool_result name',
+    (n) => {
+      part(n, 2, 0).name = 'y'
+    },
+  ],
+  [
+    'tool_result content',
+    (n) => {
+      part(n, 2, 0).content = '{}'
+    },
+  ],
+  [
+    'tool_result isError',
+    (n) => {
+      part(n, 2, 0).isError = true
+    },
+  ],
+  [
+    'media type',
+    (n) => {
+      part(n, 5, 0).mediaType = 'image/jpeg'
+    },
+  ],
+  [
+    'media bytes',
+    (n) => {
+      part(n, 5, 0).bytes = 11
+    },
+  ],
+  [
+    'media ref',
+    (n) => {
+      part(n, 5, 0).ref = 'file_2'
+    },
+  ],
+  [
+    'media sha256',
+    (n) => {
+      part(n, 5, 0).sha256 = 'cd'
+    },
+  ],
+  [
+    'reasoning text',
+    (n) => {
+      part(n, 5, 1).text = 'hm'
+    },
+  ],
+  [
+    'reasoning opaque',
+    (n) => {
+      part(n, 5, 1).opaque = true
+    },
+  ],
+  [
+    'tool name',
+    (n) => {
+      n.tools[0]!.name = 'lookup'
+    },
+  ],
+  [
+    'tool description',
+    (n) => {
+      n.tools[0]!.description = 'Find an order'
+    },
+  ],
+  [
+    'tool parameters',
+    (n) => {
+      n.tools[0]!.parameters = { type: 'object' }
+    },
+  ],
+  [
+    'temperature',
+    (n) => {
+      n.params.temperature = 0.3
+    },
+  ],
+  [
+    'maxTokens',
+    (n) => {
+      n.params.maxTokens = 101
+    },
+  ],
+  [
+    'stop',
+    (n) => {
+      n.params.stop = ['STOP']
+    },
+  ],
+  [
+    'seed',
+    (n) => {
+      n.params.seed = 1
+    },
+  ],
+  [
+    'topP',
+    (n) => {
+      n.params.topP = 0.9
+    },
+  ],
+  [
+    'toolChoice',
+    (n) => {
+      n.params.toolChoice = 'required'
+    },
+  ],
+  [
+    'responseFormat',
+    (n) => {
+      n.params.responseFormat = { type: 'json_object' }
+    },
+  ],
+  [
+    'stream',
+    (n) => {
+      n.params.stream = true
+    },
+  ],
+  [
+    'extra',
+    (n) => {
+      n.params.extra!.parallel_tool_calls = true
+    },
+  ],
   ['a message more', (n) => void n.messages.push({ role: 'user', parts: [] })],
 ]
 
