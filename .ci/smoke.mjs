@@ -43,6 +43,23 @@ try {
     run(process.execPath, ['--input-type=module', '-e', code], app)
     console.log(`import ${spec} ✓`)
   }
+  // The scripted provider from the installed package answers a real HTTP call.
+  const scripted = `
+    const { startScriptedProvider } = await import('crashlab/testing')
+    const provider = await startScriptedProvider({ turns: [{ text: 'hello from the package' }] })
+    try {
+      const res = await fetch(provider.url + '/v1/chat/completions', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
+      })
+      const body = await res.json()
+      if (body.choices[0].message.content !== 'hello from the package') throw new Error(JSON.stringify(body))
+    } finally {
+      await provider.close()
+    }`
+  run(process.execPath, ['--input-type=module', '-e', scripted], app)
+  console.log('crashlab/testing scripted provider answered ✓')
   console.log('smoke test passed')
 } finally {
   rmSync(dir, { recursive: true, force: true })
