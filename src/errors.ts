@@ -29,6 +29,9 @@ export const ERROR_CODES = [
   'E_AGENTCASE_PAYLOAD',
   // redaction
   'E_REDACTION_RULE',
+  // providers
+  'E_PROVIDER_UNKNOWN',
+  'E_MEDIA_UNWRITABLE',
   // input files of unknown kind
   'E_FILE_UNKNOWN',
   'E_FILE_NOT_FOUND',
@@ -37,6 +40,9 @@ export const ERROR_CODES = [
   'E_SCRIPT_EXHAUSTED',
   'E_SCRIPT_POLICY',
   'E_SCRIPT_REQUEST',
+  // layered diff and regression
+  'E_DIFF_OPTIONS',
+  'E_REGRESSION',
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

@@ -1,3 +1,4 @@
+import { CrashlabError } from '../errors.ts'
 import { anthropicMessages } from './anthropic-messages.ts'
 import { gemini } from './gemini.ts'
 import { labelHttpCall } from './labels.ts'

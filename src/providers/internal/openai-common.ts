@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { isDeepStrictEqual } from 'node:util'
 import type { JsonObject, JsonValue } from '../../case/schema/json.ts'
 import type { FinishReason, MediaPart, Part, ToolCallPart, Usage } from '../../case/schema/normalized.ts'
+import { CrashlabError } from '../../errors.ts'
 
 /**
  * Small readers and writers the two OpenAI adapters share. Wire bodies are untrusted JSON (recorded
@@ -176,8 +177,9 @@ export function mediaWireFinder(
     if (found) return found[1]
     const built = fromRef(media)
     if (built !== undefined) return built
-    throw new Error(
-      `[crashlab] cannot write a ${media.mediaType} media part of ${media.bytes ?? '?'} bytes back to the wire: ` +
+    throw new CrashlabError(
+      'E_MEDIA_UNWRITABLE',
+      `cannot write a ${media.mediaType} media part of ${media.bytes ?? '?'} bytes back to the wire: ` +
         'its bytes are not kept and the original request has no part with the same placeholder. ' +
         'Keep the media part as it was recorded, or pass it by URL or file id (`ref`).',
     )
