@@ -43,6 +43,15 @@ export const ERROR_CODES = [
   // layered diff and regression
   'E_DIFF_OPTIONS',
   'E_REGRESSION',
+  // outcome oracles (src/checks)
+  'E_ORACLE_ERROR',
+  'E_ORACLE_DUPLICATE',
+  'E_ORACLE_INVALID',
+  // the engine: record and replay (src/engine)
+  'E_DIVERGENCE',
+  'E_REPLAY_MISSING',
+  'E_REPLAY_UNUSED',
+  'E_CAPTURE',
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]
