@@ -17,6 +17,7 @@ export {
   isCrashlabError,
   type ValidationIssue,
 } from './errors.ts'
+export * from './checks/index.ts'
 export * from './diff/index.ts'
 export * from './providers/index.ts'
 export * from './redact/index.ts'

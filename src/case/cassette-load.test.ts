@@ -62,9 +62,8 @@ describe('loadCassette', () => {
     const path = join(dir, 'huge.cassette.json')
     writeFileSync(path, '')
     truncateSync(path, 64 * 1024 ** 3)
-    const started = performance.now()
+    // Reading it would take more memory than there is: an E_CASSETTE_TOO_LARGE (not a crash) shows it was not read.
     const err = failure(() => loadCassette(path))
-    expect(performance.now() - started).toBeLessThan(1000)
     expect(err.code).toBe('E_CASSETTE_TOO_LARGE')
     expect(err.message).toContain(`cassette ${path} is 65536 MiB (68719476736 bytes)`)
     expect(err.message).toContain(`over the 16 MiB limit (${DEFAULT_MAX_CASSETTE_BYTES} bytes)`)

@@ -70,7 +70,6 @@ function setAt(root: unknown, path: Array<string | number>, value: unknown): unk
 }
 
 describe('AgentCase loader fuzz', () => {
-  const started = performance.now()
 
   it('random bytes', () => {
     fc.assert(fc.property(fc.uint8Array({ maxLength: 600 }), check), { numRuns: 1000 })
@@ -136,9 +135,9 @@ describe('AgentCase loader fuzz', () => {
     )
   })
 
-  it('accepted some inputs, and finished quickly', () => {
+  // A hang would trip Vitest's test timeout; speed itself is not asserted here.
+  it('accepted some inputs', () => {
     // The mutations must not all be trivially rejected: a bit flip inside a string stays valid.
     expect(accepted).toBeGreaterThan(50)
-    expect(performance.now() - started).toBeLessThan(20_000)
   })
 })

@@ -220,10 +220,8 @@ describe('loadAgentCase', () => {
     const fd = openSync(path, 'w')
     ftruncateSync(fd, AGENTCASE_MAX_BYTES + 1024 * 1024)
     closeSync(fd)
-    const started = performance.now()
     expect(() => loadAgentCase(path)).toThrow(expect.objectContaining({ code: 'E_AGENTCASE_TOO_LARGE' }))
     expect(() => loadAgentCase(path)).toThrow('refused before reading')
-    expect(performance.now() - started).toBeLessThan(1000)
   })
 
   it('says when the file is not there', () => {

@@ -1,0 +1,17 @@
+/**
+ * Grading runs: outcome oracles registered per agent with `check`, evaluated on a `RunView` of the
+ * finished run, and the view's helpers (tool calls from wrapped tools and from model responses, merged).
+ */
+
+export { type AppliedOracles, applyOracles } from './oracles/apply-oracles.ts'
+export { type CheckOptions, check } from './oracles/check.ts'
+export {
+  type EvaluateOraclesOptions,
+  evaluateOracles,
+  type OracleEvaluation,
+  outcomeOf,
+} from './oracles/evaluate-oracles.ts'
+export { clearOracles, registeredOracles } from './oracles/internal/oracle-registry.ts'
+export { type RunOracleOptions, runOracle } from './oracles/run-oracle.ts'
+export type { Oracle, OracleFn, OracleResult, OracleReturn, OracleStatus } from './oracles/types.ts'
+export { type RunView, type ToolCall, type ToolCallsOptions, viewRun } from './run-view.ts'
