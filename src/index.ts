@@ -8,6 +8,8 @@
  * loadCassette('__cassettes__/refund.cassette.json').run.name // 'refund-bot'
  */
 export * from './case/index.ts'
+export * from './checks/index.ts'
+export * from './diff/index.ts'
 export {
   CrashlabError,
   type CrashlabErrorOptions,
@@ -17,8 +19,6 @@ export {
   isCrashlabError,
   type ValidationIssue,
 } from './errors.ts'
-export * from './checks/index.ts'
-export * from './diff/index.ts'
 export * from './providers/index.ts'
 export * from './redact/index.ts'
 export { VERSION } from './version.ts'

@@ -70,7 +70,6 @@ function setAt(root: unknown, path: Array<string | number>, value: unknown): unk
 }
 
 describe('AgentCase loader fuzz', () => {
-
   it('random bytes', () => {
     fc.assert(fc.property(fc.uint8Array({ maxLength: 600 }), check), { numRuns: 1000 })
   })
