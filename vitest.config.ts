@@ -8,6 +8,7 @@ export default defineConfig({
       'matchers/**/*.test.ts',
       'fixtures/**/*.test.ts',
       'test/**/*.test.ts',
+      'examples/**/*.test.ts',
     ],
     exclude: ['**/node_modules/**', 'dist/**', 'test/fixtures/**'],
     testTimeout: 30_000,

@@ -10,6 +10,7 @@
 export * from './case/index.ts'
 export * from './checks/index.ts'
 export * from './diff/index.ts'
+export * from './engine/index.ts'
 export {
   CrashlabError,
   type CrashlabErrorOptions,

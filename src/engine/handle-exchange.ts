@@ -1,0 +1,252 @@
+import type { NormalizedRequest } from '../case/schema/normalized.ts'
+import type { StepError, WireRequest, WireResponse } from '../case/schema/step.ts'
+import { classifyRequest } from '../providers/registry.ts'
+import { requestHash } from '../providers/request-hash.ts'
+import type { ProviderAdapter } from '../providers/types.ts'
+import { callDivergence, type LiveCall, takeRecordedCall } from './internal/match-recorded.ts'
+import { matchable } from './internal/matchable.ts'
+import { httpHash, readRequest, storedUrl } from './internal/read-request.ts'
+import { keptHeaders, recordResponse, type StreamEnd } from './internal/record-response.ts'
+import { networkError, replayNetworkError, replayResponse } from './internal/replay-response.ts'
+import { captureError, toStepError } from './internal/values.ts'
+import type { Session } from './session.ts'
+import type { ExchangeContext } from './types.ts'
+
+/**
+ * Sends a request to the real provider: the original fetch, or MSW's `fetch(bypass(req))`.
+ *
+ * @example
+ * const upstream: Upstream = (req) => fetch(bypass(req))
+ */
+export type Upstream = (request: Request) => Promise<Response>
+
+/**
+ * One HTTP exchange of an agent run, recorded or replayed: the one function both interception paths
+ * call (`wrap(client)`'s session-bound fetch now, an MSW handler later).
+ *
+ * - `record`: sends the request upstream with `accept-encoding: identity`, hands the response to the
+ *   caller unchanged (a stream chunk for chunk) and appends an `llm` or `http` step when it ends;
+ * - `replay`: never calls `upstream`; serves the first unused recorded call with the same request hash,
+ *   or keeps a `DivergenceError` on the Session and fails the call as a network error;
+ * - `passthrough`: just calls `upstream`.
+ *
+ * It rejects like fetch rejects: with a `TypeError('fetch failed')` for a network error (a recorded one,
+ * a divergence, a blocked call). An MSW handler turns a rejection into `Response.error()`.
+ *
+ * @example
+ * const fetchInSession: typeof fetch = (input, init) =>
+ *   handleExchange(session, new Request(input, init), (req) => fetch(req))
+ */
+export async function handleExchange(
+  session: Session,
+  request: Request,
+  upstream: Upstream,
+): Promise<Response> {
+  if (session.mode === 'passthrough') return upstream(request)
+  const t0 = performance.now()
+  const startedAt = new Date().toISOString()
+  const read = await readRequest(request)
+  const ctx = classify(session, read.wire)
+  let url = request.url
+  let bytes = read.bytes
+
+  let decision: Awaited<ReturnType<NonNullable<typeof session.hooks.onRequest>>>
+  try {
+    decision = await session.hooks.onRequest?.(ctx)
+  } catch (error) {
+    addStep(session, ctx, hashOf(session, ctx), startedAt, t0, null, null, toStepError(error))
+    throw error
+  }
+  if (decision && 'rewrite' in decision && ctx.adapter) {
+    // The adapter writes the new body (and, for Gemini, the URL) from the real request, so that an API
+    // key in the URL survives; the stored copy keeps it out.
+    const written = ctx.adapter.writeRequest(decision.rewrite, { ...ctx.wire, url: request.url })
+    url = written.url
+    bytes = new TextEncoder().encode(JSON.stringify(written.body))
+    ctx.wire = { ...written, url: storedUrl(written.url), headers: ctx.wire.headers }
+    ctx.normalized = decision.rewrite
+  }
+  const hash = hashOf(session, ctx)
+  if (decision && 'block' in decision) {
+    addStep(session, ctx, hash, startedAt, t0, null, null, {
+      name: 'BlockedRequest',
+      message: decision.block,
+    })
+    throw networkError(new Error(`[crashlab] request blocked: ${decision.block}`))
+  }
+
+  const recording: Recording = {
+    complete: (response, end) => addStep(session, ctx, hash, startedAt, t0, response, end, null),
+    failed: (error) => addStep(session, ctx, hash, startedAt, t0, null, null, toStepError(error)),
+  }
+  if (decision && 'respond' in decision) return answer(session, ctx, decision.respond, t0, recording)
+
+  if (session.mode === 'replay') return replay(session, ctx, hash, request.url, startedAt, t0)
+
+  const headers = new Headers(request.headers)
+  headers.set('accept-encoding', 'identity')
+  headers.delete('content-length')
+  const init: RequestInit = { method: request.method, headers, signal: request.signal }
+  if (bytes) init.body = bytes
+  let res: Response
+  try {
+    res = await upstream(new Request(url, init))
+  } catch (error) {
+    recording.failed(error)
+    throw error
+  }
+  return answer(session, ctx, res, t0, recording)
+}
+
+/** How an exchange's step is completed: with what was received, or with the error that cut it. */
+interface Recording {
+  complete: (response: WireResponse, end: StreamEnd) => void
+  failed: (error: unknown) => void
+}
+
+async function answer(
+  session: Session,
+  ctx: ExchangeContext,
+  res: Response,
+  t0: number,
+  recording: Recording,
+): Promise<Response> {
+  notifyResponse(session, ctx, res.status, keptHeaders(res))
+  try {
+    return await recordResponse(session, res, t0, recording.complete)
+  } catch (error) {
+    // Only a plain body read can fail here (the connection dropped mid-body): the caller would have
+    // met the same error reading it, and the step records it.
+    recording.failed(error)
+    throw error
+  }
+}
+
+function replay(
+  session: Session,
+  ctx: ExchangeContext,
+  hash: string,
+  url: string,
+  startedAt: string,
+  t0: number,
+): Response {
+  const live: LiveCall = {
+    kind: ctx.kind,
+    call: ctx.adapter ? `${ctx.adapter.id} ${ctx.adapter.endpoint}` : `http ${ctx.label}`,
+    provider: ctx.adapter?.id,
+    hash,
+    wire: ctx.wire,
+    normalized: ctx.normalized && matchable(ctx.normalized, session.redactor),
+  }
+  const recorded = takeRecordedCall(session, live)
+  if (!recorded) {
+    const divergence = callDivergence(session, live)
+    session.fail(divergence)
+    // Not an HTTP error: an SDK would retry it and an agent might turn it into an answer. A failed
+    // connection stops the call; the Session throws the divergence itself when the run ends.
+    throw networkError(divergence)
+  }
+  const response = recorded.type === 'llm' ? (recorded.response?.wire ?? null) : recorded.response
+  const incomplete = recorded.type === 'llm' ? (recorded.response?.incomplete ?? false) : false
+  const end = incomplete ? 'error' : null
+  addStep(session, ctx, hash, startedAt, t0, response, end, recorded.error, recorded.timing.durationMs)
+  if (!response) throw replayNetworkError(recorded.error ?? { name: 'TypeError', message: 'fetch failed' })
+  notifyResponse(session, ctx, response.status, response.headers)
+  return replayResponse(response, { incomplete, timing: session.replayTiming, url })
+}
+
+function classify(session: Session, wire: WireRequest): ExchangeContext {
+  const kind = classifyRequest(wire)
+  if (kind.kind === 'http') {
+    return { session, kind: 'http', adapter: undefined, label: kind.label, wire, normalized: null }
+  }
+  try {
+    const normalized = kind.adapter.normalizeRequest(wire)
+    return { session, kind: 'llm', adapter: kind.adapter, label: undefined, wire, normalized }
+  } catch (cause) {
+    // A model call the adapter cannot read is still recorded and replayed, as an http call.
+    session.fail(captureError(`could not read a ${kind.adapter.id} request to ${wire.url}`, cause))
+    return { session, kind: 'http', adapter: undefined, label: kind.adapter.endpoint, wire, normalized: null }
+  }
+}
+
+/** The request hash, over the matchable (redacted) request: a secret in a prompt never breaks matching. */
+function hashOf(session: Session, ctx: ExchangeContext): string {
+  if (ctx.kind === 'http' || !ctx.normalized) return httpHash(ctx.wire, session.redactor)
+  const normalized = matchable(ctx.normalized, session.redactor)
+  return requestHash({ method: ctx.wire.method, url: ctx.wire.url, headers: ctx.wire.headers, normalized })
+}
+
+function notifyResponse(
+  session: Session,
+  ctx: ExchangeContext,
+  status: number,
+  headers: Record<string, string>,
+) {
+  try {
+    session.hooks.onResponse?.({ ...ctx, status, headers })
+  } catch (cause) {
+    session.fail(captureError('the onResponse hook threw', cause))
+  }
+}
+
+function addStep(
+  session: Session,
+  ctx: ExchangeContext,
+  hash: string,
+  startedAt: string,
+  t0: number,
+  response: WireResponse | null,
+  end: StreamEnd,
+  error: StepError | null,
+  durationMs = Math.round(performance.now() - t0),
+): void {
+  const timing = { startedAt, durationMs }
+  const stepError = error ?? (response && response.status >= 400 ? providerError(response) : null)
+  if (ctx.kind === 'http' || !ctx.adapter) {
+    session.addStep({
+      type: 'http',
+      label: ctx.label ?? 'unknown',
+      timing,
+      error: stepError,
+      request: ctx.wire,
+      response,
+    })
+    return
+  }
+  session.addStep({
+    type: 'llm',
+    provider: ctx.adapter.id,
+    endpoint: ctx.adapter.endpoint,
+    timing,
+    error: stepError,
+    request: { wire: ctx.wire, normalized: ctx.normalized as NormalizedRequest, requestHash: hash },
+    response: response && { wire: response, ...readResponse(session, ctx.adapter, response, end) },
+  })
+}
+
+function readResponse(session: Session, adapter: ProviderAdapter, wire: WireResponse, end: StreamEnd) {
+  const incomplete = end === 'error'
+  try {
+    if (wire.chunks && wire.status < 400) {
+      // A cancel after the terminal event (SDKs do that) leaves a complete stream: what arrived decides.
+      const assembled = adapter.assembleStream(wire.chunks)
+      return { normalized: assembled.response, incomplete: incomplete || assembled.incomplete }
+    }
+    return { normalized: adapter.normalizeResponse(wire), incomplete }
+  } catch (cause) {
+    session.fail(captureError(`could not read a ${adapter.id} response`, cause))
+    return { normalized: null, incomplete }
+  }
+}
+
+/** A provider's error answer as the step's error: its status, and its own message when it has one. */
+function providerError(response: WireResponse): StepError {
+  const body = response.body as {
+    error?: { message?: unknown; type?: unknown } | string
+    message?: unknown
+  } | null
+  const inner = typeof body?.error === 'object' ? body.error : undefined
+  const message = typeof inner?.message === 'string' ? inner.message : `HTTP ${response.status}`
+  return { name: 'ProviderError', message, status: response.status }
+}

@@ -1,0 +1,255 @@
+import { createRun } from '../case/create-run.ts'
+import type { JsonValue } from '../case/schema/json.ts'
+import type { Run } from '../case/schema/run.ts'
+import type { Step } from '../case/schema/step.ts'
+import { CrashlabError } from '../errors.ts'
+import type { Redactor } from '../redact/types.ts'
+import { captureError, RERECORD_COMMAND, toJsonValue, toStepError } from './internal/values.ts'
+import type { SessionHooks, SessionMode } from './types.ts'
+
+/**
+ * A step before it joins the run: the Session numbers it.
+ *
+ * @example
+ * session.addStep({ type: 'tool', name: 'get_order', args: {}, result: null, sideEffects: false, timing, error: null } satisfies NewStep)
+ */
+export type NewStep = Step extends infer S ? (S extends Step ? Omit<S, 'index'> : never) : never
+
+/**
+ * How to start a Session.
+ *
+ * @example
+ * const options: SessionOptions = { mode: 'replay', recorded: loadCassette(path).run, cassettePath: path, label: 'refund' }
+ */
+export interface SessionOptions {
+  mode: SessionMode
+  /** The run's name (the agent). Default: the recorded run's name, else `run`. */
+  name?: string
+  input?: JsonValue
+  /** What the run is, for messages: the test's full name. */
+  label?: string
+  /** The cassette the run replays from or records to, for messages. */
+  cassettePath?: string
+  /** The run to replay (a loaded cassette's `run`); required in `replay` mode. */
+  recorded?: Run
+  hooks?: SessionHooks
+  /** Replays streamed events at their recorded times instead of at once. Default false. */
+  replayTiming?: boolean
+  /** Lets a replay end with recorded model or tool steps left unused. Default false. */
+  allowUnused?: boolean
+  /** The redaction rules the request hash is taken under; the default redactor when omitted. */
+  redactor?: Redactor
+  /** Receives what cannot be thrown (crashlab errors when the agent's own error wins). Default: process.emitWarning. */
+  onWarning?: (message: string) => void
+  /** How long `finish()` waits for streams still being recorded before it keeps them as incomplete. Default 2000 ms. */
+  settleMs?: number
+}
+
+/** A recording in flight: a stream the caller is still reading. */
+interface Pending {
+  done: Promise<void>
+  /** Appends what arrived so far as an incomplete step; a later end does nothing. */
+  flush(): void
+}
+
+/**
+ * One agent run under crashlab: its mode, the Run being built, for a replay the recorded Run and which of
+ * its steps were used, the hooks, and the crashlab errors raised on the way. Errors are kept here instead
+ * of reaching the agent, which could swallow or retry them; `finish()` throws them when the run ends.
+ *
+ * @example
+ * const session = new Session({ mode: 'replay', recorded: loadCassette(path).run, cassettePath: path })
+ * const output = await runInSession(session, () => agent(input))
+ * const run = await session.finish({ output })  // throws a divergence even if the agent caught it
+ */
+export class Session {
+  readonly mode: SessionMode
+  readonly run: Run
+  readonly recorded: Run | null
+  readonly hooks: SessionHooks
+  readonly replayTiming: boolean
+  readonly allowUnused: boolean
+  readonly redactor: Redactor | undefined
+  readonly label: string | undefined
+  readonly cassettePath: string | undefined
+  /** crashlab's own errors raised during the run, in order. */
+  readonly errors: CrashlabError[] = []
+  private readonly consumed = new Set<number>()
+  private readonly pending = new Set<Pending>()
+  private readonly onWarning: (message: string) => void
+  private readonly settleMs: number
+  private finished = false
+
+  constructor(options: SessionOptions) {
+    if (options.mode === 'replay' && !options.recorded) {
+      throw new CrashlabError(
+        'E_REPLAY_MISSING',
+        `${where(options.label, options.cassettePath)} is in replay mode but has no recorded run to replay: ` +
+          `load its cassette first, or record it with \`${RERECORD_COMMAND}\`.`,
+        { subject: options.cassettePath ?? options.label },
+      )
+    }
+    this.mode = options.mode
+    this.recorded = options.recorded ?? null
+    this.run = createRun({
+      name: options.name ?? this.recorded?.name ?? 'run',
+      input: options.input ?? this.recorded?.input ?? null,
+    })
+    if (this.recorded && options.mode === 'replay') this.run.links.replayOf = this.recorded.id
+    this.hooks = options.hooks ?? {}
+    this.replayTiming = options.replayTiming ?? false
+    this.allowUnused = options.allowUnused ?? false
+    this.redactor = options.redactor
+    this.label = options.label
+    this.cassettePath = options.cassettePath
+    this.onWarning = options.onWarning ?? ((m) => process.emitWarning(m, { code: 'CRASHLAB_SESSION' }))
+    this.settleMs = options.settleMs ?? 2000
+  }
+
+  /** The run named for messages: test name and cassette path, when known. */
+  get where(): string {
+    return where(this.label, this.cassettePath)
+  }
+
+  /** Recorded steps not served yet, in recorded order. */
+  unconsumed(): Step[] {
+    return (this.recorded?.steps ?? []).filter((s) => !this.consumed.has(s.index))
+  }
+
+  /** Marks a recorded step as served; false when it already was. */
+  consume(index: number): boolean {
+    if (this.consumed.has(index)) return false
+    this.consumed.add(index)
+    return true
+  }
+
+  /** Appends a finished step: numbers it, adds its usage to the run's totals, and calls `onStep`. */
+  addStep(step: NewStep): Step {
+    const full = { ...step, index: this.run.steps.length } as Step
+    this.run.steps.push(full)
+    const usage = this.run.usage
+    if (full.type === 'llm') {
+      usage.llmCalls++
+      const u = full.response?.normalized?.usage
+      if (u) {
+        usage.inputTokens += u.inputTokens
+        usage.outputTokens += u.outputTokens
+        usage.cachedTokens += u.cachedTokens ?? 0
+        usage.reasoningTokens += u.reasoningTokens ?? 0
+      }
+    } else if (full.type === 'tool') {
+      usage.toolCalls++
+    }
+    try {
+      this.hooks.onStep?.(full, this)
+    } catch (cause) {
+      this.fail(captureError(`the onStep hook threw on step ${full.index}`, cause))
+    }
+    return full
+  }
+
+  /** Keeps a crashlab error for the end of the run; the first one is what `finish()` throws. */
+  fail(error: CrashlabError): void {
+    this.errors.push(error)
+  }
+
+  /** Registers a recording in flight, so that `finish()` waits for it. */
+  track(pending: Pending): void {
+    this.pending.add(pending)
+    void pending.done.finally(() => this.pending.delete(pending))
+  }
+
+  /**
+   * Ends the run. With `output` (the agent returned): status `ok`; then a replay that left recorded
+   * model or tool steps unused fails (`E_REPLAY_UNUSED`, unless `allowUnused`), and the first crashlab
+   * error of the run is thrown, even one the agent caught. With `error` (the agent threw): status
+   * `error`; when the run also failed its replay (a divergence, a blocked call, unused steps), that
+   * failure is thrown, with the agent's error as its `cause`, since crashlab answered the agent with a
+   * network error and the agent's error follows from it; otherwise finish does not throw and the caller
+   * rethrows the agent's error unchanged (a capture failure, `E_CAPTURE`, never replaces it).
+   *
+   * @example
+   * try {
+   *   const output = await runInSession(session, () => agent(input))
+   *   await session.finish({ output })
+   * } catch (error) {
+   *   if (!session.isFinished) await session.finish({ error })
+   *   throw error
+   * }
+   */
+  async finish(result: { output?: unknown; error?: unknown } = {}): Promise<Run> {
+    if (this.finished) return this.run
+    this.finished = true
+    await this.settle()
+    const failed = 'error' in result && result.error !== undefined
+    this.run.endedAt = new Date().toISOString()
+    this.run.status = failed ? 'error' : 'ok'
+    this.run.output = failed ? null : toJsonValue(result.output)
+    this.run.error = failed ? toStepError(result.error) : null
+    if (this.mode === 'replay' && !this.allowUnused) {
+      const unused = this.unconsumed().filter((s) => s.type === 'llm' || s.type === 'tool')
+      if (unused.length > 0) this.fail(unusedError(this.where, unused, this.cassettePath))
+    }
+    const first = this.errors[0]
+    if (failed) {
+      // A replay failure (a divergence, a blocked call, steps left unused) was answered to the agent as a
+      // network error, so the agent's error most likely follows from it: the replay failure is what the
+      // run reports, with the agent's error as its cause. A failure of the capture itself (E_CAPTURE)
+      // never replaces the agent's error.
+      const replayFailure = this.errors.find((e) => e.code !== 'E_CAPTURE')
+      for (const e of this.errors) {
+        if (e !== replayFailure) this.onWarning(`${e.message} (the run failed with another error)`)
+      }
+      if (replayFailure) {
+        if (replayFailure.cause === undefined)
+          Object.defineProperty(replayFailure, 'cause', { value: result.error })
+        throw replayFailure
+      }
+      return this.run
+    }
+    if (first) throw first
+    return this.run
+  }
+
+  /** True once `finish()` was called. */
+  get isFinished(): boolean {
+    return this.finished
+  }
+
+  private async settle(): Promise<void> {
+    if (this.pending.size === 0) return
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<void>((r) => {
+      timer = setTimeout(r, this.settleMs)
+    })
+    await Promise.race([Promise.all([...this.pending].map((p) => p.done)), timeout])
+    clearTimeout(timer)
+    // A stream nobody finished reading by now is what it is: kept, marked incomplete.
+    for (const p of this.pending) p.flush()
+    this.pending.clear()
+  }
+}
+
+function where(label: string | undefined, cassettePath: string | undefined): string {
+  if (label && cassettePath) return `test "${label}" (cassette ${cassettePath})`
+  if (label) return `test "${label}"`
+  if (cassettePath) return `cassette ${cassettePath}`
+  return 'the run'
+}
+
+function unusedError(whereText: string, unused: Step[], cassettePath: string | undefined): CrashlabError {
+  const list = unused
+    .slice(0, 10)
+    .map(
+      (s) =>
+        `  - step ${s.index}: ${s.type === 'tool' ? `tool ${s.name}` : s.type === 'llm' ? `${s.provider} ${s.endpoint}` : s.label}`,
+    )
+  if (unused.length > 10) list.push(`  … and ${unused.length - 10} more`)
+  return new CrashlabError(
+    'E_REPLAY_UNUSED',
+    `${whereText} ended with ${unused.length} recorded step${unused.length === 1 ? '' : 's'} never replayed:\n` +
+      `${list.join('\n')}\nThe agent now does less than when it was recorded. If that is intended, re-record with ` +
+      `\`${RERECORD_COMMAND}\` (or pass \`allowUnused: true\`).`,
+    { subject: cassettePath },
+  )
+}

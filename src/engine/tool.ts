@@ -1,0 +1,114 @@
+import type { JsonValue } from '../case/schema/json.ts'
+import type { StepError, ToolStep } from '../case/schema/step.ts'
+import { currentSession } from './context.ts'
+import { takeRecordedTool, toolDivergence } from './internal/match-tool.ts'
+import { fromStepError, toJsonValue, toStepError } from './internal/values.ts'
+import type { Session } from './session.ts'
+
+/**
+ * How `tool()` records and replays a tool.
+ *
+ * @example
+ * const options: ToolOptions = { name: 'get_order', sideEffects: false, replay: 'live' }
+ */
+export interface ToolOptions {
+  /** The tool's name, as the model calls it. */
+  name: string
+  /** True when running it changes the world (refunds, e-mails, writes): it never runs at replay. */
+  sideEffects: boolean
+  /**
+   * `'live'` runs a pure tool for real at replay too (its call is still matched against the recording):
+   * for a cheap deterministic tool whose code you want exercised. Not allowed with `sideEffects`.
+   */
+  replay?: 'live'
+}
+
+/**
+ * Wraps a tool function so that, inside a Session, each call becomes a `tool` step: its arguments, its
+ * result or the error it threw (as data), whether it has side effects, and how long it took. At
+ * replay it returns the recorded result (or throws an Error rebuilt from the recorded one) and never
+ * runs `fn`; a call with other arguments, or another tool at that point, is a divergence. Outside a
+ * Session it is `fn`. One argument is stored as itself, several as an array.
+ *
+ * @example
+ * const issueRefund = tool(async ({ orderId, amount }) => payments.refund(orderId, amount), {
+ *   name: 'issue_refund',
+ *   sideEffects: true,
+ * })
+ * await issueRefund({ orderId: 'A17', amount: 49 }) // recorded; at replay, the payment API is never called
+ */
+export function tool<F extends (...args: never[]) => unknown>(fn: F, options: ToolOptions): F {
+  if (options.replay === 'live' && options.sideEffects) {
+    throw new TypeError(
+      `[crashlab] tool "${options.name}" has side effects, so it cannot run live at replay: drop \`replay: 'live'\`.`,
+    )
+  }
+  // An `async` function's callers may chain `.then()`: its replayed result is a promise too.
+  const isAsync = fn.constructor?.name === 'AsyncFunction'
+  const wrapped = function (this: unknown, ...args: Parameters<F>): unknown {
+    const session = currentSession()
+    if (!session || session.mode === 'passthrough') return fn.apply(this, args)
+    const argsJson = toJsonValue(args.length === 1 ? args[0] : args)
+    if (session.mode === 'record') return runAndRecord(session, options, argsJson, () => fn.apply(this, args))
+
+    const recorded = takeRecordedTool(session, options.name, argsJson)
+    if (!recorded) {
+      const divergence = toolDivergence(session, options.name, argsJson)
+      session.fail(divergence)
+      if (isAsync) return Promise.reject(divergence)
+      throw divergence
+    }
+    if (options.replay === 'live') return runAndRecord(session, options, argsJson, () => fn.apply(this, args))
+    session.addStep({ ...recorded, args: argsJson })
+    if (recorded.result === undefined && recorded.error) {
+      const error = fromStepError(recorded.error)
+      if (isAsync) return Promise.reject(error)
+      throw error
+    }
+    return isAsync ? Promise.resolve(recorded.result) : recorded.result
+  }
+  Object.defineProperty(wrapped, 'name', { value: fn.name })
+  return wrapped as unknown as F
+}
+
+function runAndRecord(session: Session, options: ToolOptions, args: JsonValue, run: () => unknown): unknown {
+  const startedAt = new Date().toISOString()
+  const t0 = performance.now()
+  const add = (result: { value: unknown } | { error: StepError }) => {
+    const step: Omit<ToolStep, 'index'> = {
+      type: 'tool',
+      name: options.name,
+      args,
+      sideEffects: options.sideEffects,
+      timing: { startedAt, durationMs: Math.round(performance.now() - t0) },
+      error: 'error' in result ? result.error : null,
+    }
+    if ('value' in result) step.result = toJsonValue(result.value)
+    session.addStep(step)
+  }
+  let out: unknown
+  try {
+    out = run()
+  } catch (error) {
+    add({ error: toStepError(error) })
+    throw error
+  }
+  if (isThenable(out)) {
+    return Promise.resolve(out).then(
+      (value) => {
+        add({ value })
+        return value
+      },
+      (error: unknown) => {
+        add({ error: toStepError(error) })
+        throw error
+      },
+    )
+  }
+  add({ value: out })
+  return out
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function'
+}

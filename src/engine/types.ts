@@ -1,0 +1,62 @@
+import type { NormalizedRequest } from '../case/schema/normalized.ts'
+import type { Step, WireRequest } from '../case/schema/step.ts'
+import type { ProviderAdapter } from '../providers/types.ts'
+import type { Session } from './session.ts'
+
+/**
+ * How a Session treats the calls it sees: `record` logs everything, `replay` serves the log, `passthrough` is off.
+ *
+ * @example
+ * const mode: SessionMode = process.env.CI ? 'replay' : 'record'
+ */
+export type SessionMode = 'replay' | 'record' | 'passthrough'
+
+/**
+ * One exchange as the hooks see it: what was asked, classified, with secrets left out of the headers.
+ *
+ * @example
+ * const hook: SessionHooks['onRequest'] = (ctx) => { if (ctx.kind === 'llm') console.log(ctx.normalized?.model) }
+ */
+export interface ExchangeContext {
+  session: Session
+  /** `llm` for a model call of a known API, `http` for any other call on the host. */
+  kind: 'llm' | 'http'
+  /** The adapter that reads this API; undefined for `http` calls. */
+  adapter: ProviderAdapter | undefined
+  /** For `http` calls, what the call is (`models.list`, `traces.ingest`, `unknown`). */
+  label: string | undefined
+  /** The request as crashlab stores it: allow-listed headers only, the API key dropped from the URL. */
+  wire: WireRequest
+  /** The provider-neutral request of a model call; null for `http` calls. */
+  normalized: NormalizedRequest | null
+}
+
+/**
+ * What `onRequest` may decide instead of letting the request through as it is:
+ * - `{ rewrite }` sends this normalized request instead (the adapter writes its wire body);
+ * - `{ respond }` answers with this Response and never calls the provider (nor the recording, in replay);
+ * - `{ block }` refuses the call: the caller sees a network error, the step records why.
+ *
+ * @example
+ * const decision: RequestDecision = { block: 'side effects are off during a fork' }
+ */
+export type RequestDecision = { rewrite: NormalizedRequest } | { respond: Response } | { block: string }
+
+/**
+ * Extension points of the engine: checks, patches and forks plug in here, and the engine knows nothing
+ * about them. A hook that throws in `onRequest` fails that call with its error; a hook that throws
+ * elsewhere is a capture failure (`E_CAPTURE`) kept on the Session.
+ *
+ * @example
+ * const hooks: SessionHooks = {
+ *   onRequest: (ctx) => (ctx.normalized?.model === 'gpt-4o' ? { rewrite: { ...ctx.normalized, model: 'gpt-5-mini' } } : undefined),
+ *   onStep: (step) => console.log(step.index, step.type),
+ * }
+ */
+export interface SessionHooks {
+  onRequest?: (ctx: ExchangeContext) => RequestDecision | undefined | Promise<RequestDecision | undefined>
+  /** Sees the status and headers as soon as they are known, before the body is read. */
+  onResponse?: (ctx: ExchangeContext & { status: number; headers: Record<string, string> }) => void
+  /** Sees every finished step (llm, http, tool), after it joined the run. */
+  onStep?: (step: Step, session: Session) => void
+}
