@@ -27,8 +27,12 @@ export function findAdapter(request: RequestLine): ProviderAdapter | undefined {
  */
 export function getAdapter(id: ProviderId): ProviderAdapter {
   const adapter = ADAPTERS.find((a) => a.id === id)
-  if (!adapter)
-    throw new Error(`[crashlab] no provider adapter "${id}"; known: ${ADAPTERS.map((a) => a.id).join(', ')}`)
+  if (!adapter) {
+    throw new CrashlabError(
+      'E_PROVIDER_UNKNOWN',
+      `no provider adapter "${id}"; known: ${ADAPTERS.map((a) => a.id).join(', ')}`,
+    )
+  }
   return adapter
 }
 
