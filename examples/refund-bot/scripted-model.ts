@@ -23,7 +23,7 @@ export function refundModel(options: RefundModelOptions = {}) {
   return (request: NormalizedRequest, ctx: PolicyContext): ScriptedTurn => {
     const last = request.messages.at(-1)
     const result = last?.role === 'tool' ? last.parts.find((p) => p.type === 'tool_result') : undefined
-    if (!result || result.type !== 'tool_result') {
+    if (result?.type !== 'tool_result') {
       const text = last?.parts.map((p) => (p.type === 'text' ? p.text : '')).join(' ') ?? ''
       const orderId = /\b([A-Z]\d{2})\b/.exec(text)?.[1]
       if (!orderId) return { text: 'Which order would you like refunded? Please give me its id.' }
