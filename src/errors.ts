@@ -52,6 +52,17 @@ export const ERROR_CODES = [
   'E_REPLAY_MISSING',
   'E_REPLAY_UNUSED',
   'E_CAPTURE',
+  // the Vitest plugin and fixtures (plugin/, fixtures/)
+  'E_CASSETTE_MISSING',
+  'E_RECORD_MODE',
+  'E_AGENT_RUN_TWICE',
+  'E_NO_TEST_SESSION',
+  'E_ORACLE_FAILED',
+  // the Vitest matchers (matchers/): a received value or option they cannot work with
+  'E_MATCHER_USAGE',
+  // the MSW interceptor (src/interceptor)
+  'E_UNHANDLED_HOST',
+  'E_INTERCEPTOR_CONFLICT',
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

@@ -20,6 +20,7 @@ export {
   isCrashlabError,
   type ValidationIssue,
 } from './errors.ts'
+export * from './interceptor/index.ts'
 export * from './providers/index.ts'
 export * from './redact/index.ts'
 export { VERSION } from './version.ts'

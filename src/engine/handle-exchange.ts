@@ -54,7 +54,7 @@ export async function handleExchange(
   try {
     decision = await session.hooks.onRequest?.(ctx)
   } catch (error) {
-    addStep(session, ctx, hashOf(session, ctx), startedAt, t0, null, null, toStepError(error))
+    addStep(session, ctx, hashOf(session, ctx).hash, startedAt, t0, null, null, toStepError(error))
     throw error
   }
   if (decision && 'rewrite' in decision && ctx.adapter) {
@@ -66,7 +66,7 @@ export async function handleExchange(
     ctx.wire = { ...written, url: storedUrl(written.url), headers: ctx.wire.headers }
     ctx.normalized = decision.rewrite
   }
-  const hash = hashOf(session, ctx)
+  const { hash, matched } = hashOf(session, ctx)
   if (decision && 'block' in decision) {
     addStep(session, ctx, hash, startedAt, t0, null, null, {
       name: 'BlockedRequest',
@@ -81,7 +81,7 @@ export async function handleExchange(
   }
   if (decision && 'respond' in decision) return answer(session, ctx, decision.respond, t0, recording)
 
-  if (session.mode === 'replay') return replay(session, ctx, hash, request.url, startedAt, t0)
+  if (session.mode === 'replay') return replay(session, ctx, hash, matched, request.url, startedAt, t0)
 
   const headers = new Headers(request.headers)
   headers.set('accept-encoding', 'identity')
@@ -126,6 +126,7 @@ function replay(
   session: Session,
   ctx: ExchangeContext,
   hash: string,
+  matched: NormalizedRequest | null,
   url: string,
   startedAt: string,
   t0: number,
@@ -136,7 +137,7 @@ function replay(
     provider: ctx.adapter?.id,
     hash,
     wire: ctx.wire,
-    normalized: ctx.normalized && matchable(ctx.normalized, session.redactor),
+    normalized: matched,
   }
   const recorded = takeRecordedCall(session, live)
   if (!recorded) {
@@ -170,11 +171,21 @@ function classify(session: Session, wire: WireRequest): ExchangeContext {
   }
 }
 
-/** The request hash, over the matchable (redacted) request: a secret in a prompt never breaks matching. */
-function hashOf(session: Session, ctx: ExchangeContext): string {
-  if (ctx.kind === 'http' || !ctx.normalized) return httpHash(ctx.wire, session.redactor)
+/**
+ * The request hash, over the matchable (redacted) request: a secret in a prompt never breaks matching.
+ * The matchable request comes back too, so that a replay redacts once per call, not once per use.
+ */
+function hashOf(session: Session, ctx: ExchangeContext): { hash: string; matched: NormalizedRequest | null } {
+  if (ctx.kind === 'http' || !ctx.normalized)
+    return { hash: httpHash(ctx.wire, session.redactor), matched: null }
   const normalized = matchable(ctx.normalized, session.redactor)
-  return requestHash({ method: ctx.wire.method, url: ctx.wire.url, headers: ctx.wire.headers, normalized })
+  const hash = requestHash({
+    method: ctx.wire.method,
+    url: ctx.wire.url,
+    headers: ctx.wire.headers,
+    normalized,
+  })
+  return { hash, matched: normalized }
 }
 
 function notifyResponse(

@@ -5,6 +5,7 @@ import { normalizeAnthropicMessage } from './internal/anthropic-response.ts'
 import { assembleAnthropicStream } from './internal/anthropic-stream.ts'
 import { writeAnthropicRequest } from './internal/anthropic-write-request.ts'
 import { writeAnthropicMessage, writeAnthropicStream } from './internal/anthropic-write-response.ts'
+import { urlPath } from './internal/url-path.ts'
 import type { ProviderAdapter, RequestLine } from './types.ts'
 
 /** `…/v1/messages` and nothing below it: `count_tokens` and `batches` are other calls. */
@@ -27,8 +28,8 @@ export const anthropicMessages: ProviderAdapter = {
 
   matches(request: RequestLine): boolean {
     if (request.method.toUpperCase() !== 'POST') return false
-    const url = typeof request.url === 'string' ? new URL(request.url) : request.url
-    return PATH.test(url.pathname.replace(/\/+$/, ''))
+    const path = urlPath(request.url)
+    return path !== undefined && PATH.test(path)
   },
 
   isStreaming(wire: WireRequest): boolean {

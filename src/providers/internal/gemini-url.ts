@@ -1,3 +1,5 @@
+import { urlPath } from './url-path.ts'
+
 /**
  * Gemini puts the model and the streaming switch in the URL, not the body:
  * `…/models/{model}:generateContent` and `…/models/{model}:streamGenerateContent?alt=sse`, under any
@@ -32,8 +34,8 @@ function toUrl(url: string | URL): URL | undefined {
  * // { model: 'gemini-2.5-flash', stream: true }
  */
 export function parseGeminiUrl(url: string | URL): GeminiCall | undefined {
-  const parsed = toUrl(url)
-  const match = parsed && MODEL_CALL.exec(parsed.pathname.replace(/\/+$/, ''))
+  const path = urlPath(url)
+  const match = path !== undefined && MODEL_CALL.exec(path)
   if (!match) return undefined
   let id = match[3]!
   try {

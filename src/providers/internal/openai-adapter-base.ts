@@ -3,6 +3,7 @@ import type { NormalizedResponse } from '../../case/schema/normalized.ts'
 import type { SseChunk, WireRequest, WireResponse } from '../../case/schema/step.ts'
 import type { AssembledStream, RequestLine } from '../types.ts'
 import { obj } from './openai-common.ts'
+import { urlPath } from './url-path.ts'
 
 /** The parts both OpenAI adapters share: request-line matching and the response entry point. */
 
@@ -12,13 +13,7 @@ import { obj } from './openai-common.ts'
  */
 export function matchesPost(request: RequestLine, suffix: string): boolean {
   if (request.method.toUpperCase() !== 'POST') return false
-  let url: URL
-  try {
-    url = typeof request.url === 'string' ? new URL(request.url) : request.url
-  } catch {
-    return false
-  }
-  return url.pathname.replace(/\/+$/, '').endsWith(suffix)
+  return urlPath(request.url)?.endsWith(suffix) ?? false
 }
 
 /** True when the body asks for a stream. */

@@ -82,7 +82,21 @@ export function compileRules(patterns: readonly PatternRule[], extra: readonly C
   // of a cassette (message text, ids, numbers as text) stop here.
   const trie = hintTrie([...hintSet])
 
+  // An agent resends its whole conversation on every call, so the same strings are scanned again and
+  // again: remember what each (not too long) string matched. The rules are fixed for this set, so the
+  // answer for a string never changes; the cache is dropped whole when it grows past its bound.
+  const cache = new Map<string, RuleMatch[]>()
   function find(text: string): RuleMatch[] {
+    if (text.length > CACHE_MAX_TEXT) return scan(text)
+    const hit = cache.get(text)
+    if (hit) return hit
+    const found = scan(text)
+    if (cache.size >= CACHE_MAX_ENTRIES) cache.clear()
+    cache.set(text, found)
+    return found
+  }
+
+  function scan(text: string): RuleMatch[] {
     const present = trie ? presentHints(trie, hintSet, text) : NONE
     const out: RuleMatch[] = []
     for (const rule of rules) {
@@ -98,6 +112,9 @@ export function compileRules(patterns: readonly PatternRule[], extra: readonly C
 
   return { rules, find }
 }
+
+const CACHE_MAX_ENTRIES = 4096
+const CACHE_MAX_TEXT = 16 * 1024
 
 /**
  * A range to leave alone: empty, overlapping an earlier match, or inside a marker already written (a

@@ -1,0 +1,111 @@
+import { spawn } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join, resolve } from 'node:path'
+import { defineCommand } from 'citty'
+
+const MODES = ['all', 'missing', 'replay', 'off'] as const
+
+/**
+ * The arguments of `crashlab vitest` split in two: the record mode its `--record` flag asks for (a bare
+ * `--record` is `all`), and everything else, for Vitest. Arguments after a `--` all go to Vitest.
+ *
+ * @example
+ * splitRecordFlag(['--record=missing', 'run', 'test/refund.test.ts'])
+ * // { mode: 'missing', vitestArgs: ['run', 'test/refund.test.ts'] }
+ */
+export function splitRecordFlag(args: readonly string[]): { mode: string | undefined; vitestArgs: string[] } {
+  let mode: string | undefined
+  const vitestArgs: string[] = []
+  let rest = false
+  for (const arg of args) {
+    if (rest) vitestArgs.push(arg)
+    else if (arg === '--') {
+      rest = true
+      vitestArgs.push(arg)
+    } else if (arg === '--record') mode = 'all'
+    else if (arg.startsWith('--record=')) mode = arg.slice('--record='.length)
+    else vitestArgs.push(arg)
+  }
+  if (mode !== undefined && !(MODES as readonly string[]).includes(mode)) {
+    throw new Error(`[crashlab] --record=${mode} is not a record mode: use one of ${MODES.join(', ')}.`)
+  }
+  return { mode, vitestArgs }
+}
+
+/**
+ * The path of the Vitest command of the project in `cwd` (its package's `bin`), or undefined.
+ *
+ * @example
+ * findVitestBin(process.cwd()) // '/repo/node_modules/vitest/vitest.mjs'
+ */
+export function findVitestBin(cwd: string): string | undefined {
+  try {
+    const pkgPath = createRequire(join(resolve(cwd), 'noop.js')).resolve('vitest/package.json')
+    const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { bin?: string | Record<string, string> }
+    const bin = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin?.vitest
+    const path = bin ? join(dirname(pkgPath), bin) : undefined
+    return path && existsSync(path) ? path : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Runs the project's Vitest with `args`, `CRASHLAB_RECORD` set to `mode` when given, the same stdio,
+ * and resolves with its exit code.
+ *
+ * @example
+ * process.exitCode = await runVitest(['run'], { mode: 'all' })
+ */
+export function runVitest(
+  args: readonly string[],
+  options: { mode?: string; cwd?: string } = {},
+): Promise<number> {
+  const cwd = options.cwd ?? process.cwd()
+  const bin = findVitestBin(cwd)
+  if (!bin) {
+    console.error(
+      `[crashlab] cannot find Vitest from ${cwd}: install it (npm i -D vitest) and run this in the project.`,
+    )
+    return Promise.resolve(1)
+  }
+  const env = { ...process.env }
+  if (options.mode !== undefined) env.CRASHLAB_RECORD = options.mode
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd, env, stdio: 'inherit' })
+    // Ctrl-C reaches the child through the terminal's process group; the parent just waits for it.
+    const ignore = () => {}
+    process.on('SIGINT', ignore)
+    child.on('error', (error) => {
+      console.error(`[crashlab] could not start Vitest: ${error.message}`)
+      done(1)
+    })
+    child.on('exit', (code, signal) => {
+      process.off('SIGINT', ignore)
+      done(code ?? (signal ? 1 : 0))
+    })
+  })
+}
+
+/**
+ * `crashlab vitest [--record[=all|missing|replay|off]] [vitest args…]`: runs the project's Vitest, with
+ * the record mode in `CRASHLAB_RECORD` (Vitest's own CLI rejects unknown flags such as `--record`).
+ * Everything but `--record` is passed to Vitest unchanged; the exit code is Vitest's.
+ */
+export const vitest = defineCommand({
+  meta: {
+    name: 'vitest',
+    description: 'Run Vitest; --record re-records cassettes (--record=missing records only missing ones)',
+  },
+  async run({ rawArgs }) {
+    let split: ReturnType<typeof splitRecordFlag>
+    try {
+      split = splitRecordFlag(rawArgs)
+    } catch (error) {
+      console.error((error as Error).message)
+      process.exit(2)
+    }
+    process.exitCode = await runVitest(split.vitestArgs, { mode: split.mode })
+  },
+})

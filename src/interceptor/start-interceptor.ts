@@ -1,0 +1,89 @@
+import type { RequestHandler } from 'msw'
+import { type SetupServer, setupServer } from 'msw/node'
+import { CrashlabError } from '../errors.ts'
+import { crashlabHandlers } from './crashlab-handlers.ts'
+import { hostsKey } from './internal/host-matcher.ts'
+import { assertNoOtherServer, guardAgainstOtherServers } from './internal/server-guard.ts'
+import type { Interceptor, InterceptorOptions } from './types.ts'
+
+/** The one running server of this process and how many callers hold it. */
+interface Running {
+  /** The copy of this module that started it: its handlers read that copy's Session store. */
+  owner: symbol
+  server: SetupServer
+  handlers: readonly RequestHandler[]
+  key: string
+  users: number
+  unguard: () => void
+}
+
+// On globalThis rather than in module scope: a runner that evaluates this module twice in one process
+// (Vitest without isolation) gets a second copy of the engine, with its own Session store. Handing that
+// copy the running server would be silently wrong (its handlers read the first copy's Sessions, so a
+// replay would go to the network); finding it here makes it a loud conflict instead.
+const STATE = Symbol.for('crashlab.interceptor')
+const THIS_COPY = Symbol('crashlab.interceptor.owner')
+const holder = globalThis as typeof globalThis & { [STATE]?: Running }
+
+/**
+ * Starts crashlab's MSW server: every request to an intercepted host made inside a Session is recorded
+ * or replayed, with no change to the agent's code (the zero-change default path; `wrap(client)` is the
+ * fast one). Outside any Session every request passes through untouched.
+ *
+ * One server per process: a second call returns a handle on the same running server (with the same
+ * options, else it throws `E_INTERCEPTOR_CONFLICT`), and the server stops when the last handle is
+ * closed. It also throws `E_INTERCEPTOR_CONFLICT` when another MSW server already listens, and makes a
+ * later `setupServer().listen()` throw it, since msw 3 cannot run two: add `crashlabHandlers()` to your
+ * own server instead. Start it before SDK clients are created: a client made earlier keeps the fetch it
+ * found and escapes interception (`wrap(client)` fixes such a client).
+ *
+ * @example
+ * const interceptor = startInterceptor({ hosts: ['api.openai.com', 'http://127.0.0.1:8787'] })
+ * const session = new Session({ mode: 'record', name: 'refund-bot' })
+ * const output = await runInSession(session, () => refundBot('Refund A17'))
+ * writeCassette(path, await session.finish({ output }))
+ * await interceptor.close()
+ */
+export function startInterceptor(options: InterceptorOptions = {}): Interceptor {
+  const key = `${hostsKey(options.hosts)}|${options.otherHosts ?? 'by-mode'}`
+  let running = holder[STATE]
+  if (running && running.owner !== THIS_COPY) {
+    throw new CrashlabError(
+      'E_INTERCEPTOR_CONFLICT',
+      'startInterceptor() found an interceptor started by another copy of crashlab in this process (a ' +
+        "module evaluated twice, or two installed versions); its handlers read the other copy's Sessions. " +
+        'Close that one first (the Vitest plugin closes it after each test file).',
+    )
+  }
+  if (running && running.key !== key) {
+    throw new CrashlabError(
+      'E_INTERCEPTOR_CONFLICT',
+      `startInterceptor() was called with other options (${key}) than the interceptor already running ` +
+        `in this process (${running.key}). Start it once, with every host, or close the running one first.`,
+    )
+  }
+  if (!running) {
+    assertNoOtherServer()
+    const handlers = crashlabHandlers(options)
+    const server = setupServer(...handlers)
+    // Requests crashlab's handlers leave alone go to the network quietly: they are the agent's business.
+    server.listen({ onUnhandledFrame: 'bypass' })
+    running = { owner: THIS_COPY, server, handlers, key, users: 0, unguard: guardAgainstOtherServers() }
+    holder[STATE] = running
+  }
+  running.users++
+  const held = running
+  let closed = false
+  return {
+    handlers: held.handlers,
+    close() {
+      if (closed) return
+      closed = true
+      held.users--
+      if (held.users > 0 || holder[STATE] !== held) return
+      held.unguard()
+      held.server.close()
+      delete holder[STATE]
+    },
+  }
+}
