@@ -1,0 +1,89 @@
+/**
+ * crashlab's `expect` matchers for agent runs. Importing this module registers them with Vitest's
+ * `expect.extend` and adds their types to Vitest's `Matchers` interface; the plugin's setup file imports
+ * it, so a test that uses the plugin needs no import of its own.
+ *
+ * @example
+ * import './matchers/index.ts' // what the crashlab() plugin's setup file does for every test file
+ * expect(run).toCallTool('get_order', { order_id: 'A17' })
+ * await expect(run).toReplayExactly()
+ */
+import { expect } from 'vitest'
+import { toCallTool } from './to-call-tool.ts'
+import { type FinishWithinBudget, toFinishWithin } from './to-finish-within.ts'
+import { type MatchAgentCaseOptions, toMatchAgentCase } from './to-match-agent-case.ts'
+import { type PassChecksOptions, toPassChecks } from './to-pass-checks.ts'
+import { type ReplayExactlyOptions, toReplayExactly } from './to-replay-exactly.ts'
+
+export { defaultBaselinePath, sanitizeTestName } from './internal/baseline-path.ts'
+export { type UpdatePolicy, updatePolicy } from './internal/baseline-store.ts'
+export { toCallTool } from './to-call-tool.ts'
+export { type FinishWithinBudget, toFinishWithin } from './to-finish-within.ts'
+export {
+  type AgentCaseMatchMode,
+  MACHINE_PATHS,
+  type MatchAgentCaseOptions,
+  toMatchAgentCase,
+} from './to-match-agent-case.ts'
+export { type PassChecksOptions, toPassChecks } from './to-pass-checks.ts'
+export { type ReplayExactlyOptions, toReplayExactly } from './to-replay-exactly.ts'
+
+/**
+ * Every crashlab matcher, for `expect.extend` on an `expect` of your own (importing this module already
+ * registers them on Vitest's global `expect`).
+ *
+ * @example
+ * import { crashlabMatchers } from './matchers/index.ts'
+ * myExpect.extend(crashlabMatchers)
+ */
+export const crashlabMatchers = {
+  toPassChecks,
+  toCallTool,
+  toFinishWithin,
+  toReplayExactly,
+  toMatchAgentCase,
+}
+
+expect.extend(crashlabMatchers)
+
+declare module 'vitest' {
+  interface Matchers<R, T> {
+    /**
+     * Every oracle passed and no runtime finding is at or above `minSeverity` (default `error`).
+     *
+     * @example
+     * expect(run).toPassChecks({ minSeverity: 'warn' })
+     */
+    toPassChecks(options?: PassChecksOptions): R
+    /**
+     * The run called the tool `name`; with `args`, with these arguments (`toEqual` equality, asymmetric matchers allowed).
+     *
+     * @example
+     * expect(run).toCallTool('issue_refund', expect.objectContaining({ amount: 49 }))
+     */
+    toCallTool(name: string, args?: unknown): R
+    /**
+     * The run stayed within every budget given (inclusive limits).
+     *
+     * @example
+     * expect(run).toFinishWithin({ steps: 20, tokens: 8000, ms: 30_000 })
+     */
+    toFinishWithin(budget: FinishWithinBudget): R
+    /**
+     * Replaying the run offline makes the same LLM requests, tool calls and output. Async: await it.
+     *
+     * @example
+     * await expect(run).toReplayExactly()
+     */
+    toReplayExactly(options?: ReplayExactlyOptions): Promise<void>
+    /**
+     * The run matches its `.agentcase` regression baseline; a missing one is written (never on CI), `vitest -u` rewrites it.
+     *
+     * @example
+     * expect(run).toMatchAgentCase()
+     * expect(run).toMatchAgentCase('final', { mode: 'normalized' })
+     */
+    toMatchAgentCase(name?: string, options?: MatchAgentCaseOptions): R
+    toMatchAgentCase(options: MatchAgentCaseOptions): R
+  }
+}
