@@ -23,7 +23,9 @@ try {
     join(app, 'package.json'),
     JSON.stringify({ name: 'smoke-app', private: true, type: 'module' }),
   )
-  run('npm', ['install', '--no-audit', '--no-fund', '--omit=dev', tarball], app)
+  // crashlab/vitest needs its peer, Vitest (and the Vite this project pins: see package.json).
+  const dev = pkg.devDependencies
+  run('npm', ['install', '--no-audit', '--no-fund', tarball, `vitest@${dev.vitest}`, `vite@${dev.vite}`], app)
 
   const version = run('npx', ['--no-install', 'crashlab', '--version'], app).trim()
   if (version !== pkg.version)

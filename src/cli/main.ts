@@ -3,6 +3,7 @@ import { VERSION } from '../version.ts'
 import { inspect } from './commands/inspect.ts'
 import { scan } from './commands/scan.ts'
 import { validate } from './commands/validate.ts'
+import { vitest } from './commands/vitest.ts'
 
 /** The root `crashlab` command and its subcommands. */
 export const main = defineCommand({
@@ -11,5 +12,5 @@ export const main = defineCommand({
     version: VERSION,
     description: 'Crash-test AI agents: record, replay offline, grade, diagnose and fix agent runs.',
   },
-  subCommands: { validate, inspect, scan },
+  subCommands: { validate, inspect, scan, vitest },
 })

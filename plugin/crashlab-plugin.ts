@@ -1,0 +1,106 @@
+import { fileURLToPath } from 'node:url'
+import type { Plugin } from 'vite'
+// The `configureVitest` hook is declared on Vite's Plugin type by Vitest's config types.
+import type {} from 'vitest/config'
+import type { CrashlabMode } from '../fixtures/index.ts'
+import type { ProvidedCrashlabConfig } from './provided-config.ts'
+import { CrashlabReporter } from './reporter.ts'
+import { resolveMode } from './resolve-mode.ts'
+
+/**
+ * Options of the `crashlab()` Vitest plugin.
+ *
+ * @example
+ * crashlab({ cassetteDir: '__cassettes__', hosts: ['https://gateway.example.com/v1'], otherHosts: 'error' })
+ */
+export interface CrashlabPluginOptions {
+  /**
+   * Where cassettes live, resolved against each test file's folder; an absolute path is used as is.
+   * A test's cassette is `<cassetteDir>/<test file name>/<test's full name>.cassette.json`.
+   * Default `__cassettes__`.
+   */
+  cassetteDir?: string
+  /** More hosts or base URLs to record and replay, besides the OpenAI, Anthropic and Gemini APIs. */
+  hosts?: string[]
+  /** What requests to other hosts get inside a test: `error` or `passthrough` (default: `error` in replay, else `passthrough`). */
+  otherHosts?: 'error' | 'passthrough'
+  /**
+   * The record mode when no switch says otherwise (`CRASHLAB_RECORD`, `--record`, `--mode record` win).
+   * Default: `replay` when Vitest writes no snapshots (`CI=true`), else `missing`.
+   */
+  mode?: CrashlabMode
+  /** Starts crashlab's MSW interceptor in each worker. Default true; with false only `wrap(client)` clients are seen. */
+  intercept?: boolean
+}
+
+const SETUP_FILE = fileURLToPath(
+  new URL(`./setup${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
+)
+
+/**
+ * The crashlab Vitest plugin: adds its setup file (which starts the MSW interceptor in each worker and
+ * gives each test its Session), resolves the record mode and hands it to the workers, and adds its
+ * reporter next to the user's reporters.
+ *
+ * @example
+ * // vitest.config.ts
+ * import { defineConfig } from 'vitest/config'
+ * import { crashlab } from 'crashlab/vitest'
+ * export default defineConfig({ plugins: [crashlab()] })
+ */
+export function crashlab(options: CrashlabPluginOptions = {}): Plugin {
+  let viteMode: string | undefined
+  let mode: CrashlabMode = options.mode ?? 'missing'
+  const reporter = new CrashlabReporter({ getCassetteDir: () => options.cassetteDir, getMode: () => mode })
+  return {
+    name: 'crashlab',
+    config(config, env) {
+      viteMode = env.mode
+      config.test ??= {}
+      const test = config.test
+      const setupFiles = test.setupFiles === undefined ? [] : [test.setupFiles].flat()
+      // First: the interceptor must be up before the user's setup files create SDK clients.
+      if (!setupFiles.includes(SETUP_FILE)) test.setupFiles = [SETUP_FILE, ...setupFiles]
+      addReporter(test, reporter)
+    },
+    configureVitest({ project, vitest }) {
+      // `--reporter` on the command line replaces the configured list: add ours back before Vitest builds them.
+      const reporters = vitest.config.reporters as unknown[]
+      if (!reporters.includes(reporter)) reporters.push(reporter)
+      const resolved = resolveMode({
+        env: process.env,
+        argv: process.argv,
+        viteMode,
+        option: options.mode,
+        updateSnapshot: project.config.snapshotOptions?.updateSnapshot,
+      })
+      mode = resolved.mode
+      const provided: ProvidedCrashlabConfig = {
+        mode: resolved.mode,
+        modeSource: resolved.source,
+        intercept: options.intercept ?? true,
+      }
+      if (options.cassetteDir !== undefined) provided.cassetteDir = options.cassetteDir
+      if (options.hosts !== undefined) provided.hosts = [...options.hosts]
+      if (options.otherHosts !== undefined) provided.otherHosts = options.otherHosts
+      project.provide('crashlab', provided)
+    },
+  }
+}
+
+/**
+ * Adds crashlab's reporter to the user's list in place: returning `reporters` from `config()` would be
+ * merged with, and duplicate, the user's own.
+ */
+function addReporter(test: { reporters?: unknown }, reporter: CrashlabReporter): void {
+  const current = test.reporters
+  if (current === undefined) {
+    // What Vitest uses when no reporter is configured.
+    test.reporters =
+      process.env.GITHUB_ACTIONS === 'true' ? ['default', 'github-actions', reporter] : ['default', reporter]
+  } else if (Array.isArray(current)) {
+    if (!current.includes(reporter)) current.push(reporter)
+  } else {
+    test.reporters = [current, reporter]
+  }
+}

@@ -1,0 +1,25 @@
+import type { CrashlabMode } from '../fixtures/index.ts'
+
+/**
+ * What the plugin hands to each worker with `project.provide('crashlab', …)`; the setup file reads it
+ * with `inject('crashlab')`.
+ *
+ * @example
+ * const config: ProvidedCrashlabConfig = { mode: 'replay', modeSource: 'default under CI', intercept: true }
+ */
+export interface ProvidedCrashlabConfig {
+  mode: CrashlabMode
+  /** What decided the mode (`CRASHLAB_RECORD=all`, `--mode record`, `default under CI`), for messages. */
+  modeSource: string
+  cassetteDir?: string
+  hosts?: string[]
+  otherHosts?: 'error' | 'passthrough'
+  /** False when the plugin was told not to start the MSW interceptor (`intercept: false`). */
+  intercept: boolean
+}
+
+declare module 'vitest' {
+  interface ProvidedContext {
+    crashlab: ProvidedCrashlabConfig
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * The plugin's setup file: Vitest runs it in each worker before every test file. It starts crashlab's
+ * MSW interceptor before the test module (and the SDK clients it creates) loads, and gives each test a
+ * Session of its own through `aroundEach`, which AsyncLocalStorage carries into everything the test
+ * starts, also under `test.concurrent`. After the test it ends the Session (a replay failure the agent
+ * swallowed still fails the test) and writes the cassette when the test recorded something.
+ */
+import { existsSync } from 'node:fs'
+import { afterAll, aroundEach, inject, type TestContext } from 'vitest'
+import {
+  type CrashlabMode,
+  finishTestSession,
+  setCrashlabMeta,
+  setTestState,
+  type TestState,
+} from '../fixtures/index.ts'
+import {
+  createRun,
+  loadCassette,
+  runInSession,
+  Session,
+  startInterceptor,
+  writeCassette,
+} from '../src/index.ts'
+// Registers the crashlab matchers (toPassChecks, toMatchAgentCase, ...) in every worker.
+import '../matchers/index.ts'
+import { cassettePathFor } from './cassette-path.ts'
+import type { ProvidedCrashlabConfig } from './provided-config.ts'
+
+type Task = TestContext['task']
+
+const config: ProvidedCrashlabConfig = inject('crashlab')
+
+if (config.intercept) {
+  // One server per worker at a time: closed after this test file, so the next file's handlers read the
+  // Session store of its own module graph.
+  const interceptor = startInterceptor({ hosts: config.hosts, otherHosts: config.otherHosts })
+  afterAll(() => interceptor.close())
+}
+
+// Vitest reads which fixtures a hook wants from its destructured parameter: `{ task }` asks for none.
+aroundEach(async (runTest, { task }) => {
+  const state = openTest(task, config.mode, config.cassetteDir)
+  setTestState(task, state)
+  try {
+    await runInSession(state.session, runTest)
+  } finally {
+    await closeTest(state, task)
+  }
+})
+
+function openTest(task: Task, mode: CrashlabMode, cassetteDir: string | undefined): TestState {
+  const name = task.fullTestName ?? task.name
+  const cassettePath = cassettePathFor(task.file.filepath, name, cassetteDir)
+  const base = { mode, cassettePath, agentRuns: 0, cassetteMissing: false }
+  if (mode === 'off') {
+    // Live calls, kept in memory only: the run is still graded and asserted on, and nothing is written.
+    return { ...base, action: 'passthrough', session: new Session({ mode: 'record', label: name }) }
+  }
+  const exists = existsSync(cassettePath)
+  if (mode === 'all' || (mode === 'missing' && !exists)) {
+    return { ...base, action: 'record', session: new Session({ mode: 'record', label: name, cassettePath }) }
+  }
+  // replay: a missing cassette is replayed as an empty recording, so a test that never calls a model
+  // passes, and the first call that does fails the test with the command that records it.
+  const recorded = exists ? loadCassette(cassettePath).run : createRun({ name: 'run' })
+  return {
+    ...base,
+    action: 'replay',
+    cassetteMissing: !exists,
+    session: new Session({ mode: 'replay', recorded, label: name, cassettePath }),
+  }
+}
+
+async function closeTest(state: TestState, task: Task): Promise<void> {
+  const name = task.fullTestName ?? task.name
+  let written = false
+  try {
+    // agentCase and the agent fixture finish the Session themselves; a plain test leaves it to us.
+    if (!state.session.isFinished) await finishTestSession(state, name, {})
+  } finally {
+    const run = state.run ?? state.session.run
+    if (state.action === 'record' && run.steps.length > 0) {
+      writeCassette(state.cassettePath, run)
+      written = true
+    }
+    setCrashlabMeta(task, {
+      cassette: {
+        path: state.cassettePath,
+        action: state.action,
+        written,
+        replayed: state.action === 'replay' && !state.cassetteMissing,
+        missing: state.cassetteMissing && (run.steps.length > 0 || state.session.errors.length > 0),
+      },
+    })
+  }
+}
