@@ -14,7 +14,8 @@ describe("sanitizeTestName (the plugin's cassette-name rule)", () => {
   test('never maps two names to one file', () => {
     expect(sanitizeTestName('a/b')).not.toBe(sanitizeTestName('a b'))
     expect(sanitizeTestName('a > b')).not.toBe(sanitizeTestName('a › b'))
-    expect(sanitizeTestName('')).toBe('%00empty')
+    expect(sanitizeTestName('')).toBe('%empty')
+    expect(sanitizeTestName('\u0000empty')).toBe('%00empty')
   })
 
   test('cuts names over 180 bytes at 150 and adds ~ and 10 hex of their hash', () => {
