@@ -4,18 +4,24 @@
  *     floor of the interception path). Goal ≤ 1.2×.
  *   - crashlab through wrap(client) vs a custom `fetch` returning a fixed response (the floor of all).
  *     Goal ≤ 2×.
+ *   - nock replaying the same request (method, path and body matched, as a nock back recording does),
+ *     so that "both crashlab paths are faster than nock" is measured, not claimed.
  *
  *   node bench/interceptor.bench.ts        (Node 22; ROUNDS=… for more samples)
  */
 import os from 'node:os'
 import { HttpResponse, http } from 'msw'
 import { setupServer } from 'msw/node'
+import nock from 'nock'
 import OpenAI from 'openai'
 import type { Run } from '../src/case/schema/run.ts'
 import { runInSession } from '../src/engine/context.ts'
 import { Session } from '../src/engine/session.ts'
 import { wrap } from '../src/engine/wrap.ts'
 import { startInterceptor } from '../src/interceptor/start-interceptor.ts'
+
+// nock intercepts from the moment it is imported: it takes its turn like an MSW server does.
+nock.restore()
 
 const ROUNDS = Number(process.env.ROUNDS ?? 15)
 const WARMUP = 3
@@ -91,9 +97,10 @@ function median(xs: number[]): number {
 }
 
 const recorded = await recordFixture()
-const times: Record<'bareMsw' | 'crashlabMsw' | 'customFetch' | 'wrapped', number[]> = {
+const times: Record<'bareMsw' | 'crashlabMsw' | 'nock' | 'customFetch' | 'wrapped', number[]> = {
   bareMsw: [],
   crashlabMsw: [],
+  nock: [],
   customFetch: [],
   wrapped: [],
 }
@@ -119,6 +126,19 @@ async function crashlabMswSamples(n: number, keep: boolean) {
   }
   await interceptor.close()
 }
+async function nockSamples(n: number, keep: boolean) {
+  nock.activate()
+  // The body the SDK sends, matched deep-equal by nock.
+  const body = { model: 'gpt-5-mini', messages: MESSAGES } as unknown as nock.DataMatcherMap
+  nock(ORIGIN).persist().post('/v1/chat/completions', body).reply(200, COMPLETION)
+  const c = client()
+  for (let i = 0; i < n; i++) {
+    const t = await sample(c, null)
+    if (keep) times.nock.push(t)
+  }
+  nock.cleanAll()
+  nock.restore()
+}
 async function fetchSamples(n: number, keep: boolean) {
   const plain = client({ fetch: fixedFetch })
   const wrapped = wrap(client({ fetch: fixedFetch }))
@@ -134,13 +154,16 @@ async function fetchSamples(n: number, keep: boolean) {
 
 await bareMswSamples(WARMUP, false)
 await crashlabMswSamples(WARMUP, false)
+await nockSamples(WARMUP, false)
 await fetchSamples(WARMUP, false)
 // Two passes in opposite orders, so that neither side always runs on a warmer (or more fragmented) heap.
 const half = Math.ceil(ROUNDS / 2)
 await bareMswSamples(half, true)
 await crashlabMswSamples(half, true)
+await nockSamples(half, true)
 await fetchSamples(half, true)
 await fetchSamples(ROUNDS - half, true)
+await nockSamples(ROUNDS - half, true)
 await crashlabMswSamples(ROUNDS - half, true)
 await bareMswSamples(ROUNDS - half, true)
 
@@ -163,3 +186,9 @@ console.log(`  floor: custom fetch, fixed response      ${m.customFetch.toFixed(
 console.log(
   `  crashlab replay through wrap(client)     ${m.wrapped.toFixed(3)} ms   ${wrapRatio.toFixed(2)}× (goal ≤ 2×) ${wrapRatio <= 2 ? 'OK' : 'OVER'}`,
 )
+const vsNock = (ms: number) =>
+  m.nock >= ms
+    ? `${(m.nock / ms).toFixed(1)}× faster than nock`
+    : `${(ms / m.nock).toFixed(1)}× SLOWER than nock`
+console.log(`  nock replaying the same request          ${m.nock.toFixed(3)} ms`)
+console.log(`    crashlab through MSW:  ${vsNock(m.crashlabMsw)}; through wrap(client): ${vsNock(m.wrapped)}`)

@@ -6,6 +6,11 @@ import type { CrashlabMode } from '../fixtures/index.ts'
 import type { ProvidedCrashlabConfig } from './provided-config.ts'
 import { CrashlabReporter } from './reporter.ts'
 import { resolveMode } from './resolve-mode.ts'
+import {
+  type MatchingPluginOptions,
+  type RedactionOptions,
+  serializeSessionOptions,
+} from './session-options.ts'
 
 /**
  * Options of the `crashlab()` Vitest plugin.
@@ -31,6 +36,13 @@ export interface CrashlabPluginOptions {
   mode?: CrashlabMode
   /** Starts crashlab's MSW interceptor in each worker. Default true; with false only `wrap(client)` clients are seen. */
   intercept?: boolean
+  /**
+   * Redaction rules of every test, added to crashlab's defaults and to `redaction.*` rules: used for the
+   * request hash and when cassettes are written. Hooks are named by module path (see RedactionOptions).
+   */
+  redaction?: RedactionOptions
+  /** Matching rules of every test, at record and replay alike: ignored params and normalizer modules. */
+  matching?: MatchingPluginOptions
 }
 
 const SETUP_FILE = fileURLToPath(
@@ -49,6 +61,8 @@ const SETUP_FILE = fileURLToPath(
  * export default defineConfig({ plugins: [crashlab()] })
  */
 export function crashlab(options: CrashlabPluginOptions = {}): Plugin {
+  // Checked now, so that a function where a module path belongs fails when the config loads.
+  serializeSessionOptions(options, process.cwd())
   let viteMode: string | undefined
   let mode: CrashlabMode = options.mode ?? 'missing'
   const reporter = new CrashlabReporter({ getCassetteDir: () => options.cassetteDir, getMode: () => mode })
@@ -83,6 +97,7 @@ export function crashlab(options: CrashlabPluginOptions = {}): Plugin {
       if (options.cassetteDir !== undefined) provided.cassetteDir = options.cassetteDir
       if (options.hosts !== undefined) provided.hosts = [...options.hosts]
       if (options.otherHosts !== undefined) provided.otherHosts = options.otherHosts
+      Object.assign(provided, serializeSessionOptions(options, project.config.root))
       project.provide('crashlab', provided)
     },
   }

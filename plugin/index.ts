@@ -22,6 +22,8 @@ export {
   type CassetteAction,
   type CrashlabMode,
   type CrashlabTaskMeta,
+  isLiveTest,
+  live,
   REPLAY,
   type ReplayableRun,
   type Replayer,
@@ -36,3 +38,9 @@ export { type CrashlabPluginOptions, crashlab } from './crashlab-plugin.ts'
 export type { ProvidedCrashlabConfig } from './provided-config.ts'
 export { type CassetteTally, CrashlabReporter } from './reporter.ts'
 export { type ModeInputs, parseMode, type ResolvedMode, resolveMode } from './resolve-mode.ts'
+export type {
+  MatchingPluginOptions,
+  ProvidedPattern,
+  ProvidedSessionOptions,
+  RedactionOptions,
+} from './session-options.ts'

@@ -1,4 +1,5 @@
 import type { CrashlabMode } from '../fixtures/index.ts'
+import type { ProvidedSessionOptions } from './session-options.ts'
 
 /**
  * What the plugin hands to each worker with `project.provide('crashlab', …)`; the setup file reads it
@@ -7,7 +8,7 @@ import type { CrashlabMode } from '../fixtures/index.ts'
  * @example
  * const config: ProvidedCrashlabConfig = { mode: 'replay', modeSource: 'default under CI', intercept: true }
  */
-export interface ProvidedCrashlabConfig {
+export interface ProvidedCrashlabConfig extends ProvidedSessionOptions {
   mode: CrashlabMode
   /** What decided the mode (`CRASHLAB_RECORD=all`, `--mode record`, `default under CI`), for messages. */
   modeSource: string

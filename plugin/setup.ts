@@ -10,6 +10,7 @@ import { afterAll, aroundEach, inject, type TestContext } from 'vitest'
 import {
   type CrashlabMode,
   finishTestSession,
+  isLiveTest,
   setCrashlabMeta,
   setTestState,
   type TestState,
@@ -26,6 +27,7 @@ import {
 import '../matchers/index.ts'
 import { cassettePathFor } from './cassette-path.ts'
 import type { ProvidedCrashlabConfig } from './provided-config.ts'
+import { loadSessionOptions } from './session-options.ts'
 
 type Task = TestContext['task']
 
@@ -37,6 +39,10 @@ if (config.intercept) {
   const interceptor = startInterceptor({ hosts: config.hosts, otherHosts: config.otherHosts })
   afterAll(() => interceptor.close())
 }
+
+// The plugin's redaction and matching options, with their hook and normalizer modules imported here
+// (after the interceptor is up: a module may create an SDK client).
+const { redactor, matching } = await loadSessionOptions(config)
 
 // Vitest reads which fixtures a hook wants from its destructured parameter: `{ task }` asks for none.
 aroundEach(async (runTest, { task }) => {
@@ -53,13 +59,14 @@ function openTest(task: Task, mode: CrashlabMode, cassetteDir: string | undefine
   const name = task.fullTestName ?? task.name
   const cassettePath = cassettePathFor(task.file.filepath, name, cassetteDir)
   const base = { mode, cassettePath, agentRuns: 0, cassetteMissing: false }
-  if (mode === 'off') {
+  const common = { label: name, redactor, matching }
+  if (mode === 'off' || isLiveTest(task)) {
     // Live calls, kept in memory only: the run is still graded and asserted on, and nothing is written.
-    return { ...base, action: 'passthrough', session: new Session({ mode: 'record', label: name }) }
+    return { ...base, action: 'passthrough', session: new Session({ mode: 'record', ...common }) }
   }
   const exists = existsSync(cassettePath)
   if (mode === 'all' || (mode === 'missing' && !exists)) {
-    return { ...base, action: 'record', session: new Session({ mode: 'record', label: name, cassettePath }) }
+    return { ...base, action: 'record', session: new Session({ mode: 'record', ...common, cassettePath }) }
   }
   // replay: a missing cassette is replayed as an empty recording, so a test that never calls a model
   // passes, and the first call that does fails the test with the command that records it.
@@ -68,7 +75,7 @@ function openTest(task: Task, mode: CrashlabMode, cassetteDir: string | undefine
     ...base,
     action: 'replay',
     cassetteMissing: !exists,
-    session: new Session({ mode: 'replay', recorded, label: name, cassettePath }),
+    session: new Session({ mode: 'replay', recorded, ...common, cassettePath }),
   }
 }
 
@@ -81,7 +88,7 @@ async function closeTest(state: TestState, task: Task): Promise<void> {
   } finally {
     const run = state.run ?? state.session.run
     if (state.action === 'record' && run.steps.length > 0) {
-      writeCassette(state.cassettePath, run)
+      writeCassette(state.cassettePath, run, { redactor })
       written = true
     }
     setCrashlabMeta(task, {

@@ -22,5 +22,6 @@ export {
 } from './errors.ts'
 export * from './interceptor/index.ts'
 export * from './providers/index.ts'
+export * from './record/index.ts'
 export * from './redact/index.ts'
 export { VERSION } from './version.ts'

@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from 'node:fs'
 import { CrashlabError } from '../errors.ts'
+import { loadCassetteBinaries } from './cassette-binaries.ts'
 import {
   cassetteTooLargeError,
   DEFAULT_MAX_CASSETTE_BYTES,
@@ -9,13 +10,20 @@ import {
 import type { Cassette } from './schema/cassette.ts'
 
 /** Options of `loadCassette`: those of `parseCassette`, with the file path as the source. */
-export type LoadCassetteOptions = Omit<ParseCassetteOptions, 'source'>
+export type LoadCassetteOptions = Omit<ParseCassetteOptions, 'source'> & {
+  /**
+   * Read the sidecar files of binary bodies and attach their bytes to the steps, for replay (default
+   * `true`). `false` reads the JSON only (inspecting, scanning); `loadCassetteBinaries` reads them later.
+   */
+  binaries?: boolean
+}
 
 /**
  * Reads and validates the cassette at `path`, with the checks of `parseCassette`. The size is checked
  * with `stat` before the file is read, so an oversized file (a run that inlined media, a wrong path
  * pointing at a log) costs nothing. A missing file is `E_CASSETTE_NOT_FOUND`, naming the command that
- * records it. Synchronous like `writeCassette`: a test reads one cassette before it starts, and the
+ * records it. The sidecar files of binary bodies are read and checked too (unless `binaries: false`).
+ * Synchronous like `writeCassette`: a test reads one cassette before it starts, and the
  * sync call keeps the error's stack pointing at the test.
  *
  * @example
@@ -49,7 +57,10 @@ export function loadCassette(path: string, options: LoadCassetteOptions = {}): C
     throw notReadable(path, cause)
   }
   // The file may have grown between stat and read: parseCassette checks the size of what was read again.
-  return parseCassette(bytes, { ...options, maxBytes, source: path })
+  const { binaries = true, ...parseOptions } = options
+  const cassette = parseCassette(bytes, { ...parseOptions, maxBytes, source: path })
+  if (binaries) loadCassetteBinaries(path, cassette)
+  return cassette
 }
 
 function notReadable(path: string, cause: unknown): CrashlabError {

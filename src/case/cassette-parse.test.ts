@@ -263,3 +263,17 @@ describe('step numbering', () => {
     expect(err?.message).toContain('step 0 says it is step 5')
   })
 })
+
+describe('negative zero', () => {
+  it('a -0 (or a number that underflows to it) in the file loads as 0, so a write and a load give the same cassette', () => {
+    const text = serializeCassette(cassetteOf(buildRealisticRun({ steps: 2, seed: 1 }))).replace(
+      '"metadata": {',
+      '"metadata": {\n    "a": -0,\n    "b": [-0.0, -1e-400, -2],',
+    )
+    const cassette = parseCassette(text)
+    const metadata = cassette.run.metadata as { a: number; b: number[] }
+    expect(Object.is(metadata.a, 0)).toBe(true)
+    expect(metadata.b.map((n) => Object.is(n, 0))).toEqual([true, true, false])
+    expect(parseCassette(serializeCassette(cassette))).toEqual(cassette)
+  })
+})

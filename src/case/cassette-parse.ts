@@ -79,6 +79,10 @@ export function parseCassette(input: string | Uint8Array, options: ParseCassette
     )
   }
 
+  // JSON.parse keeps `-0` (and numbers that underflow to it, `-1e-400`); the canonical form writes 0, so a
+  // loaded cassette holds 0 too, and loads the same after a write. Only text with a negative number pays.
+  if (/[:[,]\s*-\d/.test(text)) replaceNegativeZero(doc)
+
   const envelope = checkEnvelope(doc, where, subject)
   const version = envelope.version as number
   if (version > CASSETTE_VERSION) {
@@ -107,6 +111,21 @@ export function parseCassette(input: string | Uint8Array, options: ParseCassette
     )
   }
   return result.data
+}
+
+/** Replaces every `-0` in a freshly parsed document by `0`, in place; iterative, as the nesting may be deep. */
+function replaceNegativeZero(doc: unknown): void {
+  const stack: unknown[] = [doc]
+  while (stack.length) {
+    const node = stack.pop()
+    if (typeof node !== 'object' || node === null) continue
+    const obj = node as Record<string, unknown>
+    for (const key of Object.keys(obj)) {
+      const v = obj[key]
+      if (typeof v === 'object' && v !== null) stack.push(v)
+      else if (Object.is(v, -0)) obj[key] = 0
+    }
+  }
 }
 
 function migrations(extra: readonly CassetteMigration[] | undefined): readonly CassetteMigration[] {

@@ -2,6 +2,8 @@ import type { z } from 'zod'
 import { CrashlabError, formatIssues, type ValidationIssue } from '../errors.ts'
 import { type Redactor, redactDocument } from '../redact/index.ts'
 import { VERSION } from '../version.ts'
+import { attachBinary, bodyFilesOf, collectBinaries } from './binary-bodies.ts'
+import { pruneCassetteBinaries, writeCassetteBinaries } from './cassette-binaries.ts'
 import { cassetteIssues } from './cassette-issues.ts'
 import { DEFAULT_MAX_CASSETTE_BYTES } from './cassette-parse.ts'
 import { toPlainJson } from './cassette-plain-json.ts'
@@ -19,6 +21,12 @@ export interface WriteCassetteOptions {
    * limit. Default: `process.emitWarning`.
    */
   onWarning?: (message: string) => void
+  /**
+   * The bytes of the run's binary bodies (`bodyFile`), by sha256, written as sidecar files beside the
+   * cassette. Bytes the process already holds for a body (recorded by a Session, or loaded with the
+   * cassette) are found without it.
+   */
+  binaries?: ReadonlyMap<string, Uint8Array>
 }
 
 /**
@@ -29,6 +37,11 @@ export interface WriteCassetteOptions {
  * Redaction runs on the whole document before validation, and what it replaced is added to
  * `run.redaction` (as JSON Pointers into the written file). When a redaction rule failed, the value it
  * was looking at is dropped, the status is `partial`, and a `complete` run becomes `partial`.
+ *
+ * Binary bodies (`bodyFile` on a wire request or response) are written beside it as sidecar files,
+ * `<cassette name>.files/<sha256>`, each atomically and before the cassette; sidecars no body points at
+ * any more are removed after it. Their bytes come from `options.binaries` or from what the process holds
+ * for the run (see `collectBinaries`).
  *
  * Nothing is written when the run is invalid (`E_CASSETTE_INVALID`, with every failing path) or is
  * not plain JSON (a `Date`, `NaN`, a class instance, a cycle); a failed write is `E_WRITE_FAILED` and
@@ -79,7 +92,17 @@ export function writeCassette(path: string, run: Run, options: WriteCassetteOpti
         'that loading accepts by default: load it with a larger `maxBytes`, or keep large media and tool results out of the run.',
     )
   }
+  // Sidecars first: a reader that sees the new cassette finds every file it points at.
+  const files = bodyFilesOf(result.data.run)
+  const held = collectBinaries(run)
+  for (const [sha, bytes] of options.binaries ?? []) held.set(sha, bytes)
+  writeCassetteBinaries(path, files, held)
   writeFileAtomic(path, text)
+  pruneCassetteBinaries(path, new Set(files.map((f) => f.sha256)))
+  for (const file of files) {
+    const bytes = held.get(file.sha256)
+    if (bytes) attachBinary(file, bytes)
+  }
   return result.data
 }
 

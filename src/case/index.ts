@@ -3,6 +3,8 @@
  * loading, and AgentCase 0.1 interop.
  */
 export * from './agentcase/index.ts'
+export { attachBinary, binaryOf, collectBinaries, createBodyFile } from './binary-bodies.ts'
+export { cassetteFilesDir, loadCassetteBinaries } from './cassette-binaries.ts'
 export { type LoadCassetteOptions, loadCassette } from './cassette-load.ts'
 export { DEFAULT_MAX_CASSETTE_BYTES, type ParseCassetteOptions, parseCassette } from './cassette-parse.ts'
 export { cassetteFolderFor, cassettePathFor, sanitizeTestName } from './cassette-path.ts'

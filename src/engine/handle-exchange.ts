@@ -1,13 +1,12 @@
 import type { NormalizedRequest } from '../case/schema/normalized.ts'
 import type { StepError, WireRequest, WireResponse } from '../case/schema/step.ts'
 import { classifyRequest } from '../providers/registry.ts'
-import { requestHash } from '../providers/request-hash.ts'
 import type { ProviderAdapter } from '../providers/types.ts'
 import { callDivergence, type LiveCall, takeRecordedCall } from './internal/match-recorded.ts'
-import { matchable } from './internal/matchable.ts'
 import { httpHash, readRequest, storedUrl } from './internal/read-request.ts'
 import { keptHeaders, recordResponse, type StreamEnd } from './internal/record-response.ts'
 import { networkError, replayNetworkError, replayResponse } from './internal/replay-response.ts'
+import { requestKey } from './internal/request-key.ts'
 import { captureError, toStepError } from './internal/values.ts'
 import type { Session } from './session.ts'
 import type { ExchangeContext } from './types.ts'
@@ -172,20 +171,13 @@ function classify(session: Session, wire: WireRequest): ExchangeContext {
 }
 
 /**
- * The request hash, over the matchable (redacted) request: a secret in a prompt never breaks matching.
- * The matchable request comes back too, so that a replay redacts once per call, not once per use.
+ * The request hash, over the matchable (redacted, normalized) request: a secret in a prompt never breaks
+ * matching, and the Session's matching rules apply. The matchable request comes back too, so that a replay redacts once per call, not once per use.
  */
 function hashOf(session: Session, ctx: ExchangeContext): { hash: string; matched: NormalizedRequest | null } {
   if (ctx.kind === 'http' || !ctx.normalized)
     return { hash: httpHash(ctx.wire, session.redactor), matched: null }
-  const normalized = matchable(ctx.normalized, session.redactor)
-  const hash = requestHash({
-    method: ctx.wire.method,
-    url: ctx.wire.url,
-    headers: ctx.wire.headers,
-    normalized,
-  })
-  return { hash, matched: normalized }
+  return requestKey(session, ctx.wire, ctx.normalized)
 }
 
 function notifyResponse(

@@ -9,5 +9,12 @@ export type { RequestDifference } from './internal/request-diff.ts'
 export { type NewStep, Session, type SessionOptions } from './session.ts'
 export { isSessionFetch, type SessionFetch, sessionFetch } from './session-fetch.ts'
 export { type ToolOptions, tool } from './tool.ts'
-export type { ExchangeContext, RequestDecision, SessionHooks, SessionMode } from './types.ts'
+export type {
+  ExchangeContext,
+  MatchingOptions,
+  RequestDecision,
+  RequestNormalizer,
+  SessionHooks,
+  SessionMode,
+} from './types.ts'
 export { wrap } from './wrap.ts'

@@ -1,5 +1,6 @@
 import { currentSession } from './context.ts'
 import { handleExchange } from './handle-exchange.ts'
+import { requestOf } from './internal/read-request.ts'
 
 const WRAPPED = Symbol.for('crashlab.sessionFetch')
 
@@ -22,14 +23,26 @@ export type SessionFetch = typeof fetch & { readonly [WRAPPED]: typeof fetch }
 export function sessionFetch(original: typeof fetch = globalThis.fetch): SessionFetch {
   // Wrapping twice would record every call twice.
   if (isSessionFetch(original)) return original
-  const wrapped = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const session = currentSession()
-    if (!session || session.mode === 'passthrough') return original(input, init)
-    // undici's own options (a proxy `dispatcher`) do not survive `new Request`: pass them on upstream.
-    const dispatcher = (init as { dispatcher?: unknown } | undefined)?.dispatcher
-    const extra = dispatcher === undefined ? undefined : ({ dispatcher } as RequestInit)
-    const request = new Request(input, { ...init, ...(init?.body ? { duplex: 'half' } : {}) } as RequestInit)
-    return handleExchange(session, request, (req) => original(req, extra))
+  // Not an async function: it returns handleExchange's promise itself rather than a second one that
+  // follows it (each promise also pays the AsyncLocalStorage hook). A synchronous throw (an invalid URL
+  // or init, as `new Request` finds them) still reaches the caller as a rejection, as fetch's would.
+  const wrapped = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    try {
+      const session = currentSession()
+      if (!session || session.mode === 'passthrough') return original(input, init)
+      // undici's own options (a proxy `dispatcher`) do not survive `new Request`: pass them on upstream.
+      const dispatcher = (init as { dispatcher?: unknown } | undefined)?.dispatcher
+      const extra = dispatcher === undefined ? undefined : ({ dispatcher } as RequestInit)
+      // A replay sends nothing, so its Request need not follow the caller's signal (which costs).
+      const request = requestOf(input, init, { followSignal: session.mode !== 'replay' })
+      // The request itself going upstream (not a copy made from what was read) is the call as it was
+      // made: sent with the caller's own arguments, since `requestOf` may keep the body beside it.
+      return handleExchange(session, request, (req) =>
+        req === request ? original(input, init) : original(req, extra),
+      )
+    } catch (error) {
+      return Promise.reject(error)
+    }
   }
   return Object.assign(wrapped, { [WRAPPED]: original }) as SessionFetch
 }

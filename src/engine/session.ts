@@ -5,7 +5,7 @@ import type { Step } from '../case/schema/step.ts'
 import { CrashlabError } from '../errors.ts'
 import type { Redactor } from '../redact/types.ts'
 import { captureError, RERECORD_COMMAND, toJsonValue, toStepError } from './internal/values.ts'
-import type { SessionHooks, SessionMode } from './types.ts'
+import type { MatchingOptions, SessionHooks, SessionMode } from './types.ts'
 
 /**
  * A step before it joins the run: the Session numbers it.
@@ -39,6 +39,12 @@ export interface SessionOptions {
   allowUnused?: boolean
   /** The redaction rules the request hash is taken under; the default redactor when omitted. */
   redactor?: Redactor
+  /**
+   * Extra matching rules: params left out of the request hash and normalizers run before it. With
+   * them, a replay hashes each recorded call again under the same rules, so rules added after the
+   * recording apply to it too.
+   */
+  matching?: MatchingOptions
   /** Receives what cannot be thrown (crashlab errors when the agent's own error wins). Default: process.emitWarning. */
   onWarning?: (message: string) => void
   /** How long `finish()` waits for streams still being recorded before it keeps them as incomplete. Default 2000 ms. */
@@ -70,6 +76,7 @@ export class Session {
   readonly replayTiming: boolean
   readonly allowUnused: boolean
   readonly redactor: Redactor | undefined
+  readonly matching: MatchingOptions | undefined
   readonly label: string | undefined
   readonly cassettePath: string | undefined
   /** crashlab's own errors raised during the run, in order. */
@@ -100,6 +107,7 @@ export class Session {
     this.replayTiming = options.replayTiming ?? false
     this.allowUnused = options.allowUnused ?? false
     this.redactor = options.redactor
+    this.matching = hasRules(options.matching) ? options.matching : undefined
     this.label = options.label
     this.cassettePath = options.cassettePath
     this.onWarning = options.onWarning ?? ((m) => process.emitWarning(m, { code: 'CRASHLAB_SESSION' }))
@@ -228,6 +236,10 @@ export class Session {
     for (const p of this.pending) p.flush()
     this.pending.clear()
   }
+}
+
+function hasRules(matching: MatchingOptions | undefined): boolean {
+  return (matching?.ignoreParams?.length ?? 0) > 0 || (matching?.normalize?.length ?? 0) > 0
 }
 
 function where(label: string | undefined, cassettePath: string | undefined): string {

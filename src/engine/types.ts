@@ -60,3 +60,29 @@ export interface SessionHooks {
   /** Sees every finished step (llm, http, tool), after it joined the run. */
   onStep?: (step: Step, session: Session) => void
 }
+
+/**
+ * A user normalizer: rewrites a model request before it is matched (and hashed), at record and at replay
+ * alike, to take out what changes from run to run without changing what is asked (today's date in a
+ * system prompt, a generated id). It sees the redacted, matchable request and must not mutate it.
+ *
+ * @example
+ * const stripDate: RequestNormalizer = (req) => ({
+ *   ...req,
+ *   system: req.system.map((p) => (p.type === 'text' ? { ...p, text: p.text.replace(/\d{4}-\d{2}-\d{2}/g, '<date>') } : p)),
+ * })
+ */
+export type RequestNormalizer = (request: NormalizedRequest) => NormalizedRequest
+
+/**
+ * How a Session matches model calls beyond the request hash's defaults.
+ *
+ * @example
+ * const matching: MatchingOptions = { ignoreParams: ['x_trace_id'], normalize: [stripDate] }
+ */
+export interface MatchingOptions {
+  /** More `params.extra` fields (wire names) left out of the request hash, on top of VOLATILE_PARAMS. */
+  ignoreParams?: readonly string[]
+  /** Run in order on every model request before it is hashed, at record and at replay alike. */
+  normalize?: readonly RequestNormalizer[]
+}

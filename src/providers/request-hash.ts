@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import type { NormalizedRequest } from '../case/schema/normalized.ts'
 import { hashText } from './internal/hash-text.ts'
 
@@ -55,7 +55,8 @@ export function requestHash(input: RequestHashInput, options: RequestHashOptions
   headers.sort()
   const ignore = options.ignoreParams ? [...VOLATILE_PARAMS, ...options.ignoreParams] : VOLATILE_PARAMS
   const text = hashText(input.method.toUpperCase(), pathOf(input.url), headers, input.normalized, ignore)
-  return `sha256:${createHash('sha256').update(text).digest('hex')}`
+  // One-shot `hash`: no Hash object per call (this runs on every intercepted model call).
+  return `sha256:${hash('sha256', text, 'hex')}`
 }
 
 /** The URL's path without a trailing slash; cheaper than `new URL` on this hot path. */

@@ -1,9 +1,10 @@
 import { toPointer } from './internal/json-pointer.ts'
 import { maskExcerpt } from './internal/mask.ts'
 import { isSensitiveEntry } from './internal/redact-walk.ts'
-import { MARKER_PREFIX } from './internal/rule-set.ts'
+import { MARKER_PREFIX, RuleFailure, type RuleMatch } from './internal/rule-set.ts'
 import { type ScanContext, scanContext } from './internal/scan-context.ts'
 import { scanString } from './internal/scan-string.ts'
+import { collectStreamTexts, isChunkArray } from './internal/stream-text.ts'
 import { scanTextWith } from './scan-text.ts'
 import type { ScanFinding, ScanOptions } from './scan-types.ts'
 
@@ -82,6 +83,29 @@ export function scanDocumentWith(doc: unknown, ctx: ScanContext, line?: number):
         continue
       }
       walk(item, p, depth)
+      if (k === 'chunks' && isChunkArray(item)) scanStream(item, p)
+    }
+  }
+
+  /** A secret split over SSE chunks: the assembled texts, reported where the secret starts. */
+  function scanStream(chunks: readonly { data: string }[], place: Place): void {
+    for (const text of collectStreamTexts(chunks).texts) {
+      let matches: RuleMatch[]
+      try {
+        matches = ctx.rules.find(text.text)
+      } catch (err) {
+        emit(place, `rule-failed:${err instanceof RuleFailure ? err.ruleId : 'unknown'}`, '')
+        continue
+      }
+      for (const m of matches) {
+        const covered = text.leaves.filter((l) => l.start < m.end && l.start + l.value.length > m.start)
+        // Inside one chunk the per-string scan has reported it already.
+        if (covered.length < 2) continue
+        const first = covered[0]!
+        let where = at(at(place, first.chunk), 'data')
+        if (first.tokens.length) where = { outer: tokensOf(where), inner: [...first.tokens] }
+        emit(where, m.rule.id, maskExcerpt(text.text.slice(m.start, m.end)))
+      }
     }
   }
 

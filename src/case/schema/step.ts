@@ -20,6 +20,19 @@ export const StepErrorSchema = z.strictObject({
 /** Header names are lower-case; only allow-listed headers are kept. */
 export const HeadersSchema = z.record(z.string(), z.string())
 
+/**
+ * A binary body (audio, an image, a PDF, a multipart upload), stored beside the cassette as the sidecar
+ * file `<cassette name>.files/<sha256>`, never as base64 inside the JSON.
+ */
+export const BodyFileSchema = z.strictObject({
+  /** Lower-case hex sha256 of the bytes: the sidecar's file name. */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'a lower-case hex sha256'),
+  /** The content type without parameters, e.g. `audio/mpeg`, `multipart/form-data`. */
+  mediaType: z.string(),
+  /** The size in bytes. */
+  bytes: z.number().int().nonnegative(),
+})
+
 export const WireRequestSchema = z.strictObject({
   method: z.string(),
   url: z.string(),
@@ -27,6 +40,8 @@ export const WireRequestSchema = z.strictObject({
   /** The parsed JSON body; null when there was none or it was not JSON (then see `bodyText`). */
   body: JsonSchema.nullable(),
   bodyText: z.string().optional(),
+  /** A binary body, in a sidecar file; `body` is then null. */
+  bodyFile: BodyFileSchema.optional(),
 })
 
 /** One server-sent event, with its arrival time relative to the response's start. */
@@ -42,6 +57,8 @@ export const WireResponseSchema = z.strictObject({
   headers: HeadersSchema,
   body: JsonSchema.nullable(),
   bodyText: z.string().optional(),
+  /** A binary body, in a sidecar file; `body` is then null. */
+  bodyFile: BodyFileSchema.optional(),
   /** For streamed responses, the events as they arrived; `body` is then null. */
   chunks: z.array(SseChunkSchema).optional(),
 })
@@ -123,6 +140,7 @@ export const StepSchema = z.discriminatedUnion('type', [LlmStepSchema, HttpStepS
 
 export type Timing = z.infer<typeof TimingSchema>
 export type StepError = z.infer<typeof StepErrorSchema>
+export type BodyFile = z.infer<typeof BodyFileSchema>
 export type WireRequest = z.infer<typeof WireRequestSchema>
 export type SseChunk = z.infer<typeof SseChunkSchema>
 export type WireResponse = z.infer<typeof WireResponseSchema>

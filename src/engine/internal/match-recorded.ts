@@ -6,6 +6,7 @@ import type { Session } from '../session.ts'
 import { matchable } from './matchable.ts'
 import { httpHash } from './read-request.ts'
 import { diffRequests } from './request-diff.ts'
+import { requestKey } from './request-key.ts'
 
 /** A live call at replay, as it is matched: its kind, hash, and the redacted request to diff. */
 export interface LiveCall {
@@ -35,7 +36,11 @@ export function takeRecordedCall(session: Session, live: LiveCall): LlmStep | Ht
 }
 
 function recordedHash(step: Step, session: Session): string | undefined {
-  if (step.type === 'llm') return step.request.requestHash
+  if (step.type === 'llm') {
+    // With matching rules the stored hash may predate them: key the recorded request again, once.
+    if (!session.matching || !step.request.normalized) return step.request.requestHash
+    return rekeyed(session, step).hash
+  }
   if (step.type === 'http') return httpHash(step.request, session.redactor)
   return undefined
 }
@@ -71,7 +76,9 @@ export function callDivergence(session: Session, live: LiveCall): DivergenceErro
 /** What a recorded call is compared on: the normalized request of a model call, else method, URL and body. */
 function comparable(step: LlmStep | HttpStep, session: Session): unknown {
   if (step.type === 'llm' && step.request.normalized) {
-    return matchable(step.request.normalized, session.redactor)
+    return session.matching
+      ? rekeyed(session, step).matched
+      : matchable(step.request.normalized, session.redactor)
   }
   const wire = step.type === 'llm' ? step.request.wire : step.request
   return redactDocument(wireShape(wire), { redactor: session.redactor }).value
@@ -85,4 +92,21 @@ function comparableLive(live: LiveCall, session: Session): unknown {
 function wireShape(wire: WireRequest): unknown {
   const url = new URL(wire.url)
   return { method: wire.method, path: url.pathname + url.search, body: wire.body ?? wire.bodyText ?? null }
+}
+
+const REKEYED = new WeakMap<Session, Map<number, ReturnType<typeof requestKey>>>()
+
+/** A recorded model call keyed under the Session's matching rules; cached per Session and step. */
+function rekeyed(session: Session, step: LlmStep): ReturnType<typeof requestKey> {
+  let cache = REKEYED.get(session)
+  if (!cache) {
+    cache = new Map()
+    REKEYED.set(session, cache)
+  }
+  let key = cache.get(step.index)
+  if (!key) {
+    key = requestKey(session, step.request.wire, step.request.normalized as NormalizedRequest)
+    cache.set(step.index, key)
+  }
+  return key
 }

@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { canonicalStringify } from '../../case/internal/canonical-json.ts'
 import type { JsonValue } from '../../case/schema/json.ts'
 import type { WireRequest } from '../../case/schema/step.ts'
 import { redactDocument } from '../../redact/redact-document.ts'
 import type { Redactor } from '../../redact/types.ts'
+import { readBinaryBody } from './binary-body.ts'
 
 /**
  * Request headers kept in a step. An allow-list, not a deny-list: a header crashlab does not know could
@@ -29,13 +30,69 @@ export interface ReadRequest {
 }
 
 /**
+ * Bodies a session-bound fetch was handed as a string (what the SDKs send: their JSON), kept beside the
+ * Request it built instead of inside it: undici would wrap the string in a ReadableStream only for
+ * `readRequest` to read it back, which cost more than the rest of a replayed call (see bench/README.md).
+ */
+const STRING_BODIES = new WeakMap<Request, string>()
+
+/**
+ * The Request a `fetch(input, init)` call describes, as `handleExchange` reads it. A string body is not
+ * streamed through the Request: `readRequest` takes it as it is (the caller sends the original
+ * arguments upstream when the request goes there unchanged). Everything else the Request says (method,
+ * URL, headers, the errors its constructor throws) is as `new Request(input, init)` would say it.
+ *
+ * `followSignal: false` leaves the caller's signal out, for a replay: nothing is sent, so nothing reads
+ * it, and following it costs an abort listener and a weak reference per call.
+ *
+ * @example
+ * const request = requestOf('https://api.openai.com/v1/chat/completions', { method: 'POST', body: '{}' })
+ */
+export function requestOf(
+  input: string | URL | Request,
+  init: RequestInit | undefined,
+  options: { followSignal: boolean } = { followSignal: true },
+): Request {
+  const body = init?.body
+  const signal = init?.signal
+  // Only an AbortSignal is left out: anything else goes to the constructor, which throws on it.
+  const dropSignal = !options.followSignal && signal instanceof AbortSignal
+  if (typeof body === 'string' && !(input instanceof Request)) {
+    const request = new Request(input, {
+      ...init,
+      body: undefined,
+      ...(dropSignal ? { signal: undefined } : {}),
+    })
+    // GET and HEAD cannot have a body: the full constructor throws the error fetch would.
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      // What undici adds for a string body when the caller named no type.
+      if (!request.headers.has('content-type'))
+        request.headers.set('content-type', 'text/plain;charset=UTF-8')
+      STRING_BODIES.set(request, body)
+      return request
+    }
+  }
+  return new Request(input, {
+    ...init,
+    ...(body ? { duplex: 'half' } : {}),
+    ...(dropSignal ? { signal: undefined } : {}),
+  } as RequestInit)
+}
+
+/**
  * Reads `request`'s body (once: a Request body is a stream) and builds the WireRequest crashlab stores.
  *
  * @example
  * const { wire, bytes } = await readRequest(new Request(url, { method: 'POST', body: '{"a":1}' }))
  */
 export async function readRequest(request: Request): Promise<ReadRequest> {
-  const bytes = request.body ? new Uint8Array(await request.arrayBuffer()) : null
+  const known = STRING_BODIES.get(request)
+  const bytes =
+    known !== undefined
+      ? encoder.encode(known)
+      : request.body
+        ? new Uint8Array(await request.arrayBuffer())
+        : null
   const headers: Record<string, string> = {}
   for (const name of STORED_REQUEST_HEADERS) {
     const value = request.headers.get(name)
@@ -47,17 +104,36 @@ export async function readRequest(request: Request): Promise<ReadRequest> {
     headers,
     body: null,
   }
-  if (bytes && bytes.length > 0) Object.assign(wire, readBody(bytes, headers['content-type']))
+  if (bytes && bytes.length > 0)
+    Object.assign(
+      wire,
+      readBinaryBody(bytes, headers['content-type']) ??
+        readBody(bytes, headers['content-type'], known !== undefined ? asDecoded(known) : undefined),
+    )
   return { wire, bytes }
+}
+
+const encoder = new TextEncoder()
+const decoder = new TextDecoder()
+
+/**
+ * `text` as `TextDecoder` reads back its UTF-8 bytes: the same string unless it holds a lone surrogate
+ * (which becomes U+FFFD) or starts with a byte-order mark (which is dropped). Undefined then: decode.
+ */
+function asDecoded(text: string): string | undefined {
+  const wellFormed = (text as string & { isWellFormed(): boolean }).isWellFormed()
+  return wellFormed && text.charCodeAt(0) !== 0xfeff ? text : undefined
 }
 
 /** The body as JSON when it is JSON; as text when it is text; otherwise nothing (binary uploads). */
 export function readBody(
   bytes: Uint8Array,
   contentType: string | null | undefined,
+  /** `bytes` decoded, when the caller already holds them as text. */
+  decoded?: string,
 ): { body: JsonValue | null; bodyText?: string } {
   const type = (contentType ?? '').toLowerCase()
-  const text = new TextDecoder().decode(bytes)
+  const text = decoded ?? decoder.decode(bytes)
   if (type.includes('json') || type === '' || /^\s*[[{]/.test(text)) {
     try {
       return { body: JSON.parse(text) as JsonValue }
@@ -94,5 +170,5 @@ export function httpHash(wire: WireRequest, redactor?: Redactor): string {
   const url = new URL(wire.url)
   const body = redactDocument({ body: wire.body, text: wire.bodyText ?? null }, { redactor }).value
   const text = `${wire.method.toUpperCase()} ${url.pathname.replace(/\/+$/, '')}${url.search}\n${canonicalStringify(body)}`
-  return `sha256:${createHash('sha256').update(text).digest('hex')}`
+  return `sha256:${hash('sha256', text, 'hex')}`
 }

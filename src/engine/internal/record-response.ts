@@ -1,6 +1,7 @@
 import type { SseChunk, WireResponse } from '../../case/schema/step.ts'
 import { SseParser } from '../../providers/sse.ts'
 import type { Session } from '../session.ts'
+import { readBinaryBody } from './binary-body.ts'
 import { readBody } from './read-request.ts'
 
 /**
@@ -44,7 +45,8 @@ export function keptHeaders(res: Response): Record<string, string> {
  * `tee()`: one branch goes to the caller chunk for chunk as it arrives, the other is parsed into
  * events with their arrival times; the step is completed when the stream ends, and a stream that
  * errors or that the caller cancels is completed `incomplete` with what arrived. Any other body is
- * read whole and recorded parsed.
+ * read whole and recorded parsed; a binary one (audio, images, PDFs) as a `bodyFile` whose bytes the
+ * cassette writer stores beside the cassette.
  *
  * @example
  * return recordResponse(session, await upstream(req), t0, (wire, incomplete) => addStep(wire, incomplete))
@@ -64,7 +66,8 @@ export async function recordResponse(
   }
   if (!isSse) {
     const bytes = new Uint8Array(await res.arrayBuffer())
-    complete({ status: res.status, headers, ...readBody(bytes, headers['content-type']) }, null)
+    const type = headers['content-type']
+    complete({ status: res.status, headers, ...(readBinaryBody(bytes, type) ?? readBody(bytes, type)) }, null)
     return withUrl(new Response(bytes, init), res.url)
   }
 

@@ -1,3 +1,4 @@
+import { binaryOf } from '../../case/binary-bodies.ts'
 import type { StepError, WireResponse } from '../../case/schema/step.ts'
 import { formatSse } from '../../providers/sse.ts'
 import { NULL_BODY_STATUSES, withUrl } from './record-response.ts'
@@ -22,7 +23,8 @@ export function replayResponse(wire: WireResponse, options: ReplayOptions): Resp
   const init = { status: wire.status, headers: wire.headers }
   if (NULL_BODY_STATUSES.has(wire.status)) return withUrl(new Response(null, init), options.url)
   if (!wire.chunks) {
-    const text = wire.bodyText ?? (wire.body === null ? '' : JSON.stringify(wire.body))
+    const text =
+      binaryOf(wire.bodyFile) ?? wire.bodyText ?? (wire.body === null ? '' : JSON.stringify(wire.body))
     return withUrl(new Response(text, init), options.url)
   }
   const chunks = wire.chunks

@@ -1,7 +1,9 @@
 import type { HookRule, RedactionRecord } from '../types.ts'
 import { toPointer } from './json-pointer.ts'
+import { redactStreamChunks } from './redact-stream.ts'
 import { applyMatches, MARKER_PREFIX, RuleFailure, type RuleSet } from './rule-set.ts'
 import { normalizeKey, SENSITIVE_MARKER, SENSITIVE_RULE } from './sensitive-keys.ts'
+import { isChunkArray } from './stream-text.ts'
 
 /**
  * Written in place of a value a rule failed on: the value is dropped, never passed through.
@@ -129,7 +131,11 @@ function redactObject(obj: Record<string, unknown>, state: WalkState, tokens: To
       const newKey = redactKey(k, state, tokens)
       tokens.push(newKey)
       const sensitive = isSensitiveEntry(obj, k, parentKey, state.isSensitive)
-      const next = redactWalk(item, state, tokens, k, sensitive)
+      // SSE chunks are redacted as the text they assemble to first (a secret split over two chunks),
+      // then string by string like any other value.
+      const whole =
+        k === 'chunks' && !sensitive && isChunkArray(item) ? redactStreamChunks(item, state, tokens) : item
+      const next = redactWalk(whole, state, tokens, k, sensitive)
       tokens.pop()
       if ((next !== item || newKey !== k) && !copy) {
         copy = {}
