@@ -3,6 +3,7 @@ import type { StepError, WireRequest, WireResponse } from '../case/schema/step.t
 import { classifyRequest } from '../providers/registry.ts'
 import type { ProviderAdapter } from '../providers/types.ts'
 import { callDivergence, type LiveCall, takeRecordedCall } from './internal/match-recorded.ts'
+import { type ExchangeRequest, toRequest } from './internal/plain-request.ts'
 import { httpHash, readRequest, storedUrl } from './internal/read-request.ts'
 import { keptHeaders, recordResponse, type StreamEnd } from './internal/record-response.ts'
 import { networkError, replayNetworkError, replayResponse } from './internal/replay-response.ts'
@@ -29,6 +30,9 @@ export type Upstream = (request: Request) => Promise<Response>
  *   or keeps a `DivergenceError` on the Session and fails the call as a network error;
  * - `passthrough`: just calls `upstream`.
  *
+ * `request` is a fetch `Request` (MSW's) or a `PlainRequest` (`sessionFetch`'s, which skips building a
+ * `Request` a replay never sends); `upstream` is always handed a real `Request`.
+ *
  * It rejects like fetch rejects: with a `TypeError('fetch failed')` for a network error (a recorded one,
  * a divergence, a blocked call). An MSW handler turns a rejection into `Response.error()`.
  *
@@ -38,10 +42,10 @@ export type Upstream = (request: Request) => Promise<Response>
  */
 export async function handleExchange(
   session: Session,
-  request: Request,
+  request: ExchangeRequest,
   upstream: Upstream,
 ): Promise<Response> {
-  if (session.mode === 'passthrough') return upstream(request)
+  if (session.mode === 'passthrough') return upstream(toRequest(request))
   const t0 = performance.now()
   const startedAt = new Date().toISOString()
   const read = await readRequest(request)

@@ -1,6 +1,6 @@
 import { currentSession } from './context.ts'
 import { handleExchange } from './handle-exchange.ts'
-import { requestOf } from './internal/read-request.ts'
+import { exchangeRequestOf } from './internal/plain-request.ts'
 
 const WRAPPED = Symbol.for('crashlab.sessionFetch')
 
@@ -33,10 +33,11 @@ export function sessionFetch(original: typeof fetch = globalThis.fetch): Session
       // undici's own options (a proxy `dispatcher`) do not survive `new Request`: pass them on upstream.
       const dispatcher = (init as { dispatcher?: unknown } | undefined)?.dispatcher
       const extra = dispatcher === undefined ? undefined : ({ dispatcher } as RequestInit)
-      // A replay sends nothing, so its Request need not follow the caller's signal (which costs).
-      const request = requestOf(input, init, { followSignal: session.mode !== 'replay' })
+      // A replay sends nothing, so its request need not follow the caller's signal (which costs); and
+      // the usual SDK call gets a plain request, not an undici Request (see `exchangeRequestOf`).
+      const request = exchangeRequestOf(input, init, { followSignal: session.mode !== 'replay' })
       // The request itself going upstream (not a copy made from what was read) is the call as it was
-      // made: sent with the caller's own arguments, since `requestOf` may keep the body beside it.
+      // made: sent with the caller's own arguments, since the request read may not carry the body itself.
       return handleExchange(session, request, (req) =>
         req === request ? original(input, init) : original(req, extra),
       )

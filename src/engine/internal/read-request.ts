@@ -5,6 +5,7 @@ import type { WireRequest } from '../../case/schema/step.ts'
 import { redactDocument } from '../../redact/redact-document.ts'
 import type { Redactor } from '../../redact/types.ts'
 import { readBinaryBody } from './binary-body.ts'
+import type { ExchangeRequest } from './plain-request.ts'
 
 /**
  * Request headers kept in a step. An allow-list, not a deny-list: a header crashlab does not know could
@@ -81,21 +82,26 @@ export function requestOf(
 
 /**
  * Reads `request`'s body (once: a Request body is a stream) and builds the WireRequest crashlab stores.
+ * A `PlainRequest`'s body is read as it is.
  *
  * @example
  * const { wire, bytes } = await readRequest(new Request(url, { method: 'POST', body: '{"a":1}' }))
  */
-export async function readRequest(request: Request): Promise<ReadRequest> {
-  const known = STRING_BODIES.get(request)
+export async function readRequest(request: ExchangeRequest): Promise<ReadRequest> {
+  const isRequest = isFetchRequest(request)
+  const plainBody = isRequest ? undefined : request.body
+  const known = isRequest ? STRING_BODIES.get(request) : typeof plainBody === 'string' ? plainBody : undefined
   const bytes =
     known !== undefined
       ? encoder.encode(known)
-      : request.body
-        ? new Uint8Array(await request.arrayBuffer())
-        : null
+      : isRequest
+        ? request.body
+          ? new Uint8Array(await request.arrayBuffer())
+          : null
+        : (plainBody as Uint8Array | null)
   const headers: Record<string, string> = {}
   for (const name of STORED_REQUEST_HEADERS) {
-    const value = request.headers.get(name)
+    const value = headerOf(request.headers, name)
     if (value !== null) headers[name] = value
   }
   const wire: WireRequest = {
@@ -113,8 +119,31 @@ export async function readRequest(request: Request): Promise<ReadRequest> {
   return { wire, bytes }
 }
 
+/**
+ * True for a fetch `Request`. By shape, not `instanceof`: a Request from another copy of undici (an
+ * interceptor's own) is still one, and must have its body streamed out, not taken as it is.
+ *
+ * @example
+ * isFetchRequest(new Request('https://example.com')) // true
+ */
+export function isFetchRequest(request: ExchangeRequest): request is Request {
+  return typeof (request as Partial<Request>).arrayBuffer === 'function'
+}
+
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
+
+/** A header of either shape; a plain record is matched without regard to case, as `Headers` matches. */
+function headerOf(headers: Headers | Record<string, string>, name: string): string | null {
+  if (headers instanceof Headers) return headers.get(name)
+  let found: string | null = null
+  for (const key in headers) {
+    if (key.toLowerCase() !== name) continue
+    const value = String(headers[key]).trim()
+    found = found === null ? value : `${found}, ${value}`
+  }
+  return found
+}
 
 /**
  * `text` as `TextDecoder` reads back its UTF-8 bytes: the same string unless it holds a lone surrogate
