@@ -2,11 +2,11 @@ import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { CrashlabError } from '../errors.ts'
 import { loadCassette } from './cassette-load.ts'
 import { DEFAULT_MAX_CASSETTE_BYTES } from './cassette-parse.ts'
 import { serializeCassette } from './cassette-serialize.ts'
 import { writeCassette } from './cassette-write.ts'
+import { failure } from './internal/test-failure.ts'
 import { buildRealisticRun, cassetteOf } from './internal/test-runs.ts'
 
 let dir: string
@@ -16,16 +16,6 @@ beforeEach(() => {
 afterEach(() => {
   rmSync(dir, { recursive: true, force: true })
 })
-
-function failure(fn: () => unknown): CrashlabError {
-  try {
-    fn()
-  } catch (err) {
-    expect(err).toBeInstanceOf(CrashlabError)
-    return err as CrashlabError
-  }
-  throw new Error('expected an error')
-}
 
 describe('loadCassette', () => {
   it('loads what writeCassette wrote', () => {

@@ -2,12 +2,12 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { CrashlabError } from '../errors.ts'
 import { createRedactor } from '../redact/index.ts'
 import { VERSION } from '../version.ts'
 import { loadCassette } from './cassette-load.ts'
 import { serializeCassette } from './cassette-serialize.ts'
 import { writeCassette } from './cassette-write.ts'
+import { failure } from './internal/test-failure.ts'
 import { buildRealisticRun, cassetteOf } from './internal/test-runs.ts'
 import type { Run } from './schema/run.ts'
 
@@ -27,16 +27,6 @@ function deepFreeze<T>(value: T): T {
     for (const v of Object.values(value)) deepFreeze(v)
   }
   return value
-}
-
-function failure(fn: () => unknown): CrashlabError {
-  try {
-    fn()
-  } catch (err) {
-    expect(err).toBeInstanceOf(CrashlabError)
-    return err as CrashlabError
-  }
-  throw new Error('expected an error')
 }
 
 describe('writeCassette', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { CrashlabError } from '../errors.ts'
 import { parseCassette } from './cassette-parse.ts'
 import { serializeCassette } from './cassette-serialize.ts'
+import { failure } from './internal/test-failure.ts'
 import { buildRealisticRun, cassetteOf } from './internal/test-runs.ts'
 import { CASSETTE_MIGRATIONS, type CassetteMigration, migrateCassette } from './migrations.ts'
 import { CASSETTE_VERSION } from './schema/cassette.ts'
@@ -23,16 +23,6 @@ const zeroToOne: CassetteMigration = {
   from: 0,
   to: 1,
   migrate: ({ recording, ...doc }) => ({ ...doc, run: { ...(recording as object), tags: [], fixes: [] } }),
-}
-
-function failure(fn: () => unknown): CrashlabError {
-  try {
-    fn()
-  } catch (err) {
-    expect(err).toBeInstanceOf(CrashlabError)
-    return err as CrashlabError
-  }
-  throw new Error('expected an error')
 }
 
 describe('cassette migrations', () => {
