@@ -63,6 +63,11 @@ export const ERROR_CODES = [
   // the MSW interceptor (src/interceptor)
   'E_UNHANDLED_HOST',
   'E_INTERCEPTOR_CONFLICT',
+  // the project config file (src/config): it does not load, or a key is wrong
+  'E_CONFIG_LOAD',
+  'E_CONFIG_INVALID',
+  // a run stopped by Session.halt (the circuit breaker of src/checks)
+  'E_CIRCUIT_OPEN',
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

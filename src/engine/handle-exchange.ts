@@ -1,16 +1,17 @@
-import type { NormalizedRequest } from '../case/schema/normalized.ts'
+import type { NormalizedRequest, NormalizedResponse } from '../case/schema/normalized.ts'
 import type { StepError, WireRequest, WireResponse } from '../case/schema/step.ts'
 import { classifyRequest } from '../providers/registry.ts'
 import type { ProviderAdapter } from '../providers/types.ts'
-import { callDivergence, type LiveCall, takeRecordedCall } from './internal/match-recorded.ts'
+import { type HttpShape, httpKey } from './internal/http-key.ts'
+import { callDivergence, takeRecordedCall } from './internal/match-recorded.ts'
 import { type ExchangeRequest, toRequest } from './internal/plain-request.ts'
-import { httpHash, readRequest, storedUrl } from './internal/read-request.ts'
+import { type ReadRequest, readRequest, storedUrl } from './internal/read-request.ts'
 import { keptHeaders, recordResponse, type StreamEnd } from './internal/record-response.ts'
 import { networkError, replayNetworkError, replayResponse } from './internal/replay-response.ts'
 import { requestKey } from './internal/request-key.ts'
 import { captureError, toStepError } from './internal/values.ts'
 import type { Session } from './session.ts'
-import type { ExchangeContext } from './types.ts'
+import type { ExchangeContext, RequestDecision } from './types.ts'
 
 /**
  * Sends a request to the real provider: the original fetch, or MSW's `fetch(bypass(req))`.
@@ -34,7 +35,8 @@ export type Upstream = (request: Request) => Promise<Response>
  * `Request` a replay never sends); `upstream` is always handed a real `Request`.
  *
  * It rejects like fetch rejects: with a `TypeError('fetch failed')` for a network error (a recorded one,
- * a divergence, a blocked call). An MSW handler turns a rejection into `Response.error()`.
+ * a divergence, a blocked call, any call once the Session is halted). An MSW handler turns a rejection
+ * into `Response.error()`.
  *
  * @example
  * const fetchInSession: typeof fetch = (input, init) =>
@@ -46,26 +48,37 @@ export async function handleExchange(
   upstream: Upstream,
 ): Promise<Response> {
   if (session.mode === 'passthrough') return upstream(toRequest(request))
+  // A halted run makes no more calls: each fails as a divergence does, and reaches nothing.
+  if (session.halted) throw networkError(session.halted)
   const t0 = performance.now()
   const startedAt = new Date().toISOString()
-  const read = await readRequest(request)
+  // Awaited only when it is a promise (a Request's body stream): a replayed call then waits on
+  // nothing, and each promise saved also saves the AsyncLocalStorage hook it pays.
+  const reading = readRequest(request, session.redactor)
+  const read: ReadRequest = reading instanceof Promise ? await reading : reading
   const ctx = classify(session, read.wire)
   let url = request.url
-  let bytes = read.bytes
+  /** The body sent upstream when a hook rewrote it; else the body as read. */
+  let rewritten: Uint8Array | undefined
 
-  let decision: Awaited<ReturnType<NonNullable<typeof session.hooks.onRequest>>>
-  try {
-    decision = await session.hooks.onRequest?.(ctx)
-  } catch (error) {
-    addStep(session, ctx, hashOf(session, ctx).hash, startedAt, t0, null, null, toStepError(error))
-    throw error
+  let decision: RequestDecision | undefined
+  const onRequest = session.hooks.onRequest
+  if (onRequest) {
+    try {
+      decision = await onRequest(ctx)
+    } catch (error) {
+      addStep(session, ctx, hashOf(session, ctx).hash, startedAt, t0, null, null, toStepError(error))
+      throw error
+    }
+    // Halted while the hook decided (by a parallel call's step): this call stops too.
+    if (session.halted) throw networkError(session.halted)
   }
   if (decision && 'rewrite' in decision && ctx.adapter) {
     // The adapter writes the new body (and, for Gemini, the URL) from the real request, so that an API
     // key in the URL survives; the stored copy keeps it out.
     const written = ctx.adapter.writeRequest(decision.rewrite, { ...ctx.wire, url: request.url })
     url = written.url
-    bytes = new TextEncoder().encode(JSON.stringify(written.body))
+    rewritten = new TextEncoder().encode(JSON.stringify(written.body))
     ctx.wire = { ...written, url: storedUrl(written.url), headers: ctx.wire.headers }
     ctx.normalized = decision.rewrite
   }
@@ -84,12 +97,14 @@ export async function handleExchange(
   }
   if (decision && 'respond' in decision) return answer(session, ctx, decision.respond, t0, recording)
 
-  if (session.mode === 'replay') return replay(session, ctx, hash, matched, request.url, startedAt, t0)
+  // At replay every call is keyed, so `matched` is set.
+  if (session.mode === 'replay') return replay(session, ctx, hash, matched!, request.url, startedAt, t0)
 
   const headers = new Headers(request.headers)
   headers.set('accept-encoding', 'identity')
   headers.delete('content-length')
   const init: RequestInit = { method: request.method, headers, signal: request.signal }
+  const bytes = rewritten ?? read.bytes
   if (bytes) init.body = bytes
   let res: Response
   try {
@@ -129,31 +144,50 @@ function replay(
   session: Session,
   ctx: ExchangeContext,
   hash: string,
-  matched: NormalizedRequest | null,
+  matched: NormalizedRequest | HttpShape,
   url: string,
   startedAt: string,
   t0: number,
 ): Response {
-  const live: LiveCall = {
-    kind: ctx.kind,
-    call: ctx.adapter ? `${ctx.adapter.id} ${ctx.adapter.endpoint}` : `http ${ctx.label}`,
-    provider: ctx.adapter?.id,
-    hash,
-    wire: ctx.wire,
-    normalized: matched,
-  }
-  const recorded = takeRecordedCall(session, live)
+  const recorded = takeRecordedCall(session, ctx.kind, hash)
   if (!recorded) {
-    const divergence = callDivergence(session, live)
+    const divergence = callDivergence(session, {
+      kind: ctx.kind,
+      call: ctx.adapter ? `${ctx.adapter.id} ${ctx.adapter.endpoint}` : `http ${ctx.label}`,
+      provider: ctx.adapter?.id,
+      hash,
+      matched,
+    })
     session.fail(divergence)
     // Not an HTTP error: an SDK would retry it and an agent might turn it into an answer. A failed
     // connection stops the call; the Session throws the divergence itself when the run ends.
     throw networkError(divergence)
   }
-  const response = recorded.type === 'llm' ? (recorded.response?.wire ?? null) : recorded.response
-  const incomplete = recorded.type === 'llm' ? (recorded.response?.incomplete ?? false) : false
-  const end = incomplete ? 'error' : null
-  addStep(session, ctx, hash, startedAt, t0, response, end, recorded.error, recorded.timing.durationMs)
+  let response: WireResponse | null
+  let incomplete = false
+  if (recorded.type === 'llm') {
+    const answer = recorded.response
+    response = answer?.wire ?? null
+    incomplete = answer?.incomplete ?? false
+    // The recorded step already holds its normalized response: the replayed step takes it rather than
+    // reading the same wire response again (read again only when the recording could not read it).
+    const known = answer?.normalized ? { normalized: answer.normalized, incomplete } : undefined
+    addStep(
+      session,
+      ctx,
+      hash,
+      startedAt,
+      t0,
+      response,
+      incomplete ? 'error' : null,
+      recorded.error,
+      recorded.timing.durationMs,
+      known,
+    )
+  } else {
+    response = recorded.response
+    addStep(session, ctx, hash, startedAt, t0, response, null, recorded.error, recorded.timing.durationMs)
+  }
   if (!response) throw replayNetworkError(recorded.error ?? { name: 'TypeError', message: 'fetch failed' })
   notifyResponse(session, ctx, response.status, response.headers)
   return replayResponse(response, { incomplete, timing: session.replayTiming, url })
@@ -176,12 +210,17 @@ function classify(session: Session, wire: WireRequest): ExchangeContext {
 
 /**
  * The request hash, over the matchable (redacted, normalized) request: a secret in a prompt never breaks
- * matching, and the Session's matching rules apply. The matchable request comes back too, so that a replay redacts once per call, not once per use.
+ * matching, and the Session's matching rules apply. The matchable request comes back too, so that a
+ * replay redacts once per call, not once per use. An http call is keyed only where it is matched (a
+ * replay): its step stores no hash.
  */
-function hashOf(session: Session, ctx: ExchangeContext): { hash: string; matched: NormalizedRequest | null } {
-  if (ctx.kind === 'http' || !ctx.normalized)
-    return { hash: httpHash(ctx.wire, session.redactor), matched: null }
-  return requestKey(session, ctx.wire, ctx.normalized)
+function hashOf(
+  session: Session,
+  ctx: ExchangeContext,
+): { hash: string; matched: NormalizedRequest | HttpShape | null } {
+  if (ctx.kind === 'llm' && ctx.normalized) return requestKey(session, ctx.wire, ctx.normalized)
+  if (session.mode !== 'replay') return { hash: '', matched: null }
+  return httpKey(ctx.wire, { redactor: session.redactor, ignoreParams: session.matching?.ignoreParams })
 }
 
 function notifyResponse(
@@ -190,8 +229,10 @@ function notifyResponse(
   status: number,
   headers: Record<string, string>,
 ) {
+  const onResponse = session.hooks.onResponse
+  if (!onResponse) return
   try {
-    session.hooks.onResponse?.({ ...ctx, status, headers })
+    onResponse({ ...ctx, status, headers })
   } catch (cause) {
     session.fail(captureError('the onResponse hook threw', cause))
   }
@@ -207,6 +248,8 @@ function addStep(
   end: StreamEnd,
   error: StepError | null,
   durationMs = Math.round(performance.now() - t0),
+  /** A replayed model call's normalized response, as recorded. */
+  known?: { normalized: NormalizedResponse; incomplete: boolean },
 ): void {
   const timing = { startedAt, durationMs }
   const stepError = error ?? (response && response.status >= 400 ? providerError(response) : null)
@@ -228,7 +271,7 @@ function addStep(
     timing,
     error: stepError,
     request: { wire: ctx.wire, normalized: ctx.normalized as NormalizedRequest, requestHash: hash },
-    response: response && { wire: response, ...readResponse(session, ctx.adapter, response, end) },
+    response: response && { wire: response, ...(known ?? readResponse(session, ctx.adapter, response, end)) },
   })
 }
 

@@ -40,9 +40,9 @@ export interface SessionOptions {
   /** The redaction rules the request hash is taken under; the default redactor when omitted. */
   redactor?: Redactor
   /**
-   * Extra matching rules: params left out of the request hash and normalizers run before it. With
-   * them, a replay hashes each recorded call again under the same rules, so rules added after the
-   * recording apply to it too.
+   * Extra matching rules: params left out of the request hash (and of an http call's JSON body) and
+   * normalizers run on model requests before it. With them, a replay hashes each recorded call again
+   * under the same rules, so rules added after the recording apply to it too.
    */
   matching?: MatchingOptions
   /** Receives what cannot be thrown (crashlab errors when the agent's own error wins). Default: process.emitWarning. */
@@ -82,6 +82,9 @@ export class Session {
   /** crashlab's own errors raised during the run, in order. */
   readonly errors: CrashlabError[] = []
   private readonly consumed = new Set<number>()
+  /** Below this index every recorded step is consumed: where a lookup of unused steps starts. */
+  private firstUnused = 0
+  private haltedBy: CrashlabError | undefined
   private readonly pending = new Set<Pending>()
   private readonly onWarning: (message: string) => void
   private readonly settleMs: number
@@ -121,13 +124,40 @@ export class Session {
 
   /** Recorded steps not served yet, in recorded order. */
   unconsumed(): Step[] {
-    return (this.recorded?.steps ?? []).filter((s) => !this.consumed.has(s.index))
+    const out: Step[] = []
+    this.findUnconsumed((step) => {
+      out.push(step)
+      return false
+    })
+    return out
+  }
+
+  /**
+   * The first recorded step not served yet for which `test` is true, in recorded order, without
+   * copying the list: a replay looks one up on every call, and an agent's calls mostly consume the
+   * recording in order, so the lookup starts past the steps already served.
+   *
+   * @example
+   * const next = session.findUnconsumed((s) => s.type === 'tool' && s.name === 'get_order')
+   */
+  findUnconsumed(test: (step: Step) => boolean): Step | undefined {
+    const steps = this.recorded?.steps
+    if (!steps) return undefined
+    for (let i = this.firstUnused; i < steps.length; i++) {
+      const step = steps[i]!
+      if (!this.consumed.has(step.index) && test(step)) return step
+    }
+    return undefined
   }
 
   /** Marks a recorded step as served; false when it already was. */
   consume(index: number): boolean {
     if (this.consumed.has(index)) return false
     this.consumed.add(index)
+    const steps = this.recorded?.steps
+    if (steps)
+      while (this.firstUnused < steps.length && this.consumed.has(steps[this.firstUnused]!.index))
+        this.firstUnused++
     return true
   }
 
@@ -161,6 +191,38 @@ export class Session {
     this.errors.push(error)
   }
 
+  /**
+   * Stops the run: keeps `error` on the Session (as `fail` does) and, from then on, fails every model
+   * or http call of the Session the way a divergence does (a network error whose cause is `error`; the
+   * call reaches neither the provider nor the recording) and makes every `tool()` call throw `error`
+   * without running the tool. `finish()` then throws it, ahead of any other error of the run (with the
+   * agent's error as its `cause` when the agent threw), and a halted replay is not failed for the
+   * recorded steps it left unused. It works alike in record and replay, so that a replay stops where the
+   * recording stopped; a `passthrough` Session is not stopped (crashlab stays out of its calls). The
+   * first halt wins; a later one is only kept as an error.
+   *
+   * @example
+   * const hooks: SessionHooks = {
+   *   onStep: (step, session) => {
+   *     if (step.index >= 50) session.halt(new CrashlabError('E_CIRCUIT_OPEN', 'the run took more than 50 steps'))
+   *   },
+   * }
+   */
+  halt(error: CrashlabError): void {
+    this.haltedBy ??= error
+    if (!this.errors.includes(error)) this.fail(error)
+  }
+
+  /**
+   * The error the run was halted with (`halt`), or undefined while it runs.
+   *
+   * @example
+   * if (session.halted) console.log(session.halted.code) // 'E_CIRCUIT_OPEN'
+   */
+  get halted(): CrashlabError | undefined {
+    return this.haltedBy
+  }
+
   /** Registers a recording in flight, so that `finish()` waits for it. */
   track(pending: Pending): void {
     this.pending.add(pending)
@@ -169,11 +231,12 @@ export class Session {
 
   /**
    * Ends the run. With `output` (the agent returned): status `ok`; then a replay that left recorded
-   * model or tool steps unused fails (`E_REPLAY_UNUSED`, unless `allowUnused`), and the first crashlab
-   * error of the run is thrown, even one the agent caught. With `error` (the agent threw): status
-   * `error`; when the run also failed its replay (a divergence, a blocked call, unused steps), that
-   * failure is thrown, with the agent's error as its `cause`, since crashlab answered the agent with a
-   * network error and the agent's error follows from it; otherwise finish does not throw and the caller
+   * model or tool steps unused fails (`E_REPLAY_UNUSED`, unless `allowUnused` or the run was halted),
+   * and the error the run was halted with, else the first crashlab error of the run, is thrown, even one
+   * the agent caught. With `error` (the agent threw): status `error`; when the run was halted, or also
+   * failed its replay (a divergence, a blocked call, unused steps), that failure is thrown, with the
+   * agent's error as its `cause`, since crashlab answered the agent with a network error and the
+   * agent's error follows from it; otherwise finish does not throw and the caller
    * rethrows the agent's error unchanged (a capture failure, `E_CAPTURE`, never replaces it).
    *
    * @example
@@ -194,22 +257,24 @@ export class Session {
     this.run.status = failed ? 'error' : 'ok'
     this.run.output = failed ? null : toJsonValue(result.output)
     this.run.error = failed ? toStepError(result.error) : null
-    if (this.mode === 'replay' && !this.allowUnused) {
+    // A halted run stopped on purpose: the recorded steps after the halt are unused by design.
+    if (this.mode === 'replay' && !this.allowUnused && !this.haltedBy) {
       const unused = this.unconsumed().filter((s) => s.type === 'llm' || s.type === 'tool')
       if (unused.length > 0) this.fail(unusedError(this.where, unused, this.cassettePath))
     }
-    const first = this.errors[0]
+    const first = this.haltedBy ?? this.errors[0]
     if (failed) {
       // A replay failure (a divergence, a blocked call, steps left unused) was answered to the agent as a
       // network error, so the agent's error most likely follows from it: the replay failure is what the
       // run reports, with the agent's error as its cause. A failure of the capture itself (E_CAPTURE)
       // never replaces the agent's error.
-      const replayFailure = this.errors.find((e) => e.code !== 'E_CAPTURE')
+      const replayFailure = this.haltedBy ?? this.errors.find((e) => e.code !== 'E_CAPTURE')
       for (const e of this.errors) {
         if (e !== replayFailure) this.onWarning(`${e.message} (the run failed with another error)`)
       }
       if (replayFailure) {
-        if (replayFailure.cause === undefined)
+        // A halted tool throws the halt itself, which the agent may rethrow as is: no cause of itself.
+        if (replayFailure.cause === undefined && result.error !== replayFailure)
           Object.defineProperty(replayFailure, 'cause', { value: result.error })
         throw replayFailure
       }

@@ -28,7 +28,8 @@ export interface ToolOptions {
  * result or the error it threw (as data), whether it has side effects, and how long it took. At
  * replay it returns the recorded result (or throws an Error rebuilt from the recorded one) and never
  * runs `fn`; a call with other arguments, or another tool at that point, is a divergence. Outside a
- * Session it is `fn`. One argument is stored as itself, several as an array.
+ * Session it is `fn`. One argument is stored as itself, several as an array. Once the Session is halted
+ * (`session.halt(error)`), a call throws that error and neither runs `fn` nor records anything.
  *
  * @example
  * const issueRefund = tool(async ({ orderId, amount }) => payments.refund(orderId, amount), {
@@ -48,6 +49,12 @@ export function tool<F extends (...args: never[]) => unknown>(fn: F, options: To
   const wrapped = function (this: unknown, ...args: Parameters<F>): unknown {
     const session = currentSession()
     if (!session || session.mode === 'passthrough') return fn.apply(this, args)
+    const halted = session.halted
+    if (halted) {
+      // A halted run runs no more tools, at record as at replay: the call throws the halt itself.
+      if (isAsync) return Promise.reject(halted)
+      throw halted
+    }
     const argsJson = toJsonValue(args.length === 1 ? args[0] : args)
     if (session.mode === 'record') return runAndRecord(session, options, argsJson, () => fn.apply(this, args))
 

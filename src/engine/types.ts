@@ -75,14 +75,17 @@ export interface SessionHooks {
 export type RequestNormalizer = (request: NormalizedRequest) => NormalizedRequest
 
 /**
- * How a Session matches model calls beyond the request hash's defaults.
+ * How a Session matches calls beyond the defaults, at record and at replay alike.
  *
  * @example
  * const matching: MatchingOptions = { ignoreParams: ['x_trace_id'], normalize: [stripDate] }
  */
 export interface MatchingOptions {
-  /** More `params.extra` fields (wire names) left out of the request hash, on top of VOLATILE_PARAMS. */
+  /**
+   * Body fields left out of matching. For a model call, `params.extra` fields (wire names), on top of
+   * VOLATILE_PARAMS; for any other (`http`) call, fields at the top level of its JSON body.
+   */
   ignoreParams?: readonly string[]
-  /** Run in order on every model request before it is hashed, at record and at replay alike. */
+  /** Run in order on every model request before it is hashed; `http` calls have no normalized request. */
   normalize?: readonly RequestNormalizer[]
 }

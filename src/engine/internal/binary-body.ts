@@ -1,5 +1,6 @@
-import { createBodyFile } from '../../case/binary-bodies.ts'
+import { prepareBodyFile } from '../../case/binary-bodies.ts'
 import type { BodyFile } from '../../case/schema/step.ts'
+import type { Redactor } from '../../redact/types.ts'
 
 /**
  * Content types whose bodies are bytes, not text: stored as sidecar files beside the cassette (named by
@@ -23,17 +24,20 @@ export function isBinaryMediaType(contentType: string | null | undefined): boole
 
 /**
  * The stored form of a binary body: no JSON body, and a `bodyFile` whose bytes are kept in the run's
- * side table (see `createBodyFile`) for the cassette writer. Undefined for a body that is not binary or
- * is empty, which the caller reads as JSON or text as before.
+ * side table (see `prepareBodyFile`) for the cassette writer, with the text they hold redacted, and the
+ * content type of the stored bytes (a multipart body is stored with a fixed boundary). Undefined for a
+ * body that is not binary or is empty, which the caller reads as JSON or text as before.
  *
  * @example
- * Object.assign(wire, readBinaryBody(bytes, headers['content-type']) ?? readBody(bytes, headers['content-type']))
+ * Object.assign(wire, readBinaryBody(bytes, headers['content-type'], redactor) ?? readBody(bytes, headers['content-type']))
  */
 export function readBinaryBody(
   bytes: Uint8Array,
   contentType: string | null | undefined,
-): { body: null; bodyFile: BodyFile } | undefined {
+  redactor?: Redactor,
+): { body: null; bodyFile: BodyFile; contentType: string } | undefined {
   if (bytes.byteLength === 0 || !isBinaryMediaType(contentType)) return undefined
   // A copy: the caller hands the same bytes on (upstream, or to the agent's Response), which may detach them.
-  return { body: null, bodyFile: createBodyFile(bytes.slice(), contentType ?? '') }
+  const prepared = prepareBodyFile(bytes.slice(), contentType ?? '', { redactor })
+  return { body: null, bodyFile: prepared.file, contentType: prepared.contentType }
 }

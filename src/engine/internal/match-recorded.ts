@@ -1,10 +1,9 @@
 import type { NormalizedRequest } from '../../case/schema/normalized.ts'
-import type { HttpStep, LlmStep, Step, WireRequest } from '../../case/schema/step.ts'
-import { redactDocument } from '../../redact/redact-document.ts'
+import type { HttpStep, LlmStep, Step } from '../../case/schema/step.ts'
 import { DivergenceError } from '../divergence-error.ts'
 import type { Session } from '../session.ts'
+import { type HttpShape, httpKey } from './http-key.ts'
 import { matchable } from './matchable.ts'
-import { httpHash } from './read-request.ts'
 import { diffRequests } from './request-diff.ts'
 import { requestKey } from './request-key.ts'
 
@@ -15,33 +14,38 @@ export interface LiveCall {
   call: string
   provider: string | undefined
   hash: string
-  wire: WireRequest
-  /** Redacted, like the recording it is compared with. */
-  normalized: NormalizedRequest | null
+  /** What the call is compared on, redacted like the recording: a model call's normalized request, else its `HttpShape`. */
+  matched: NormalizedRequest | HttpShape
+}
+
+/** The key of a call under the Session's rules: its hash, and what the hash was taken over. */
+interface Keyed {
+  hash: string
+  matched: NormalizedRequest | HttpShape
 }
 
 /**
- * The recorded step that answers `live`: the first unconsumed one with the same hash, in recorded
- * order. Taking the first unconsumed match (not the next step in line) lets parallel calls, which can
- * arrive in any order, each find their own answer; equal calls are served in recorded order.
+ * The recorded step that answers a live call of `kind` with `hash`: the first unconsumed one with the
+ * same hash, in recorded order. Taking the first unconsumed match (not the next step in line) lets
+ * parallel calls, which can arrive in any order, each find their own answer; equal calls are served in
+ * recorded order.
  */
-export function takeRecordedCall(session: Session, live: LiveCall): LlmStep | HttpStep | undefined {
-  for (const step of session.unconsumed()) {
-    if (step.type !== live.kind) continue
-    if (recordedHash(step, session) !== live.hash) continue
-    session.consume(step.index)
-    return step as LlmStep | HttpStep
-  }
-  return undefined
+export function takeRecordedCall(
+  session: Session,
+  kind: 'llm' | 'http',
+  hash: string,
+): LlmStep | HttpStep | undefined {
+  const step = session.findUnconsumed((s) => s.type === kind && recordedHash(s, session) === hash)
+  if (step) session.consume(step.index)
+  return step as LlmStep | HttpStep | undefined
 }
 
 function recordedHash(step: Step, session: Session): string | undefined {
   if (step.type === 'llm') {
     // With matching rules the stored hash may predate them: key the recorded request again, once.
-    if (!session.matching || !step.request.normalized) return step.request.requestHash
-    return rekeyed(session, step).hash
+    return session.matching && step.request.normalized ? keyed(session, step).hash : step.request.requestHash
   }
-  if (step.type === 'http') return httpHash(step.request, session.redactor)
+  if (step.type === 'http') return keyed(session, step).hash
   return undefined
 }
 
@@ -59,7 +63,11 @@ export function callDivergence(session: Session, live: LiveCall): DivergenceErro
   const pool = same.some((s) => unused.has(s.index)) ? same.filter((s) => unused.has(s.index)) : same
   let nearest: { step: LlmStep | HttpStep; differences: ReturnType<typeof diffRequests> } | undefined
   for (const step of pool) {
-    const differences = diffRequests(comparable(step, session), comparableLive(live, session))
+    const recorded =
+      step.type === 'llm' && !session.matching && step.request.normalized
+        ? matchable(step.request.normalized, session.redactor)
+        : keyed(session, step).matched
+    const differences = diffRequests(recorded, live.matched)
     if (!nearest || differences.length < nearest.differences.length) nearest = { step, differences }
   }
   return new DivergenceError({
@@ -73,39 +81,28 @@ export function callDivergence(session: Session, live: LiveCall): DivergenceErro
   })
 }
 
-/** What a recorded call is compared on: the normalized request of a model call, else method, URL and body. */
-function comparable(step: LlmStep | HttpStep, session: Session): unknown {
-  if (step.type === 'llm' && step.request.normalized) {
-    return session.matching
-      ? rekeyed(session, step).matched
-      : matchable(step.request.normalized, session.redactor)
-  }
-  const wire = step.type === 'llm' ? step.request.wire : step.request
-  return redactDocument(wireShape(wire), { redactor: session.redactor }).value
-}
+const KEYED = new WeakMap<Session, Map<number, Keyed>>()
 
-function comparableLive(live: LiveCall, session: Session): unknown {
-  // Redacted like the recording: a divergence message must not print a secret the cassette never held.
-  return live.normalized ?? redactDocument(wireShape(live.wire), { redactor: session.redactor }).value
-}
-
-function wireShape(wire: WireRequest): unknown {
-  const url = new URL(wire.url)
-  return { method: wire.method, path: url.pathname + url.search, body: wire.body ?? wire.bodyText ?? null }
-}
-
-const REKEYED = new WeakMap<Session, Map<number, ReturnType<typeof requestKey>>>()
-
-/** A recorded model call keyed under the Session's matching rules; cached per Session and step. */
-function rekeyed(session: Session, step: LlmStep): ReturnType<typeof requestKey> {
-  let cache = REKEYED.get(session)
+/**
+ * A recorded call keyed under the Session's rules: a model call through `requestKey` (its normalizers
+ * and ignored params), any other call through `httpKey`. Cached per Session and step: a replay looks
+ * at the unused http steps on every call.
+ */
+function keyed(session: Session, step: LlmStep | HttpStep): Keyed {
+  let cache = KEYED.get(session)
   if (!cache) {
     cache = new Map()
-    REKEYED.set(session, cache)
+    KEYED.set(session, cache)
   }
   let key = cache.get(step.index)
   if (!key) {
-    key = requestKey(session, step.request.wire, step.request.normalized as NormalizedRequest)
+    key =
+      step.type === 'llm' && step.request.normalized
+        ? requestKey(session, step.request.wire, step.request.normalized)
+        : httpKey(step.type === 'llm' ? step.request.wire : step.request, {
+            redactor: session.redactor,
+            ignoreParams: session.matching?.ignoreParams,
+          })
     cache.set(step.index, key)
   }
   return key

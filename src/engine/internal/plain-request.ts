@@ -62,12 +62,15 @@ function plainOf(
   let headers: Headers
   try {
     url = typeof input === 'string' ? new URL(input) : new URL(input.href)
-    headers = new Headers(init.headers)
+    // A Headers the caller built (the OpenAI and Anthropic SDKs do) is already validated and
+    // normalized: it is read as it is, never written to. Anything else is copied, as fetch copies it.
+    const given = init.headers
+    headers = given instanceof Headers && given.has('content-type') ? given : new Headers(given)
   } catch {
     return undefined
   }
   if (url.username || url.password) return undefined
-  // What undici adds for a string body when the caller named no type.
+  // What undici adds for a string body when the caller named no type (on the copy: `given` had one).
   if (!headers.has('content-type')) headers.set('content-type', 'text/plain;charset=UTF-8')
   return {
     method,

@@ -1,10 +1,7 @@
-import { hash } from 'node:crypto'
-import { canonicalStringify } from '../../case/internal/canonical-json.ts'
 import type { JsonValue } from '../../case/schema/json.ts'
 import type { WireRequest } from '../../case/schema/step.ts'
-import { redactDocument } from '../../redact/redact-document.ts'
 import type { Redactor } from '../../redact/types.ts'
-import { readBinaryBody } from './binary-body.ts'
+import { isBinaryMediaType, readBinaryBody } from './binary-body.ts'
 import type { ExchangeRequest } from './plain-request.ts'
 
 /**
@@ -82,23 +79,36 @@ export function requestOf(
 
 /**
  * Reads `request`'s body (once: a Request body is a stream) and builds the WireRequest crashlab stores.
- * A `PlainRequest`'s body is read as it is.
+ * A `PlainRequest`'s body, or a string body kept beside a Request, is read as it is and the result
+ * comes back at once, not as a promise: a replayed call then waits on nothing (each promise also pays
+ * the AsyncLocalStorage hook). A binary body is stored redacted with `redactor` (see `readBinaryBody`).
  *
  * @example
  * const { wire, bytes } = await readRequest(new Request(url, { method: 'POST', body: '{"a":1}' }))
  */
-export async function readRequest(request: ExchangeRequest): Promise<ReadRequest> {
+export function readRequest(
+  request: ExchangeRequest,
+  redactor?: Redactor,
+): ReadRequest | Promise<ReadRequest> {
   const isRequest = isFetchRequest(request)
   const plainBody = isRequest ? undefined : request.body
   const known = isRequest ? STRING_BODIES.get(request) : typeof plainBody === 'string' ? plainBody : undefined
-  const bytes =
-    known !== undefined
-      ? encoder.encode(known)
-      : isRequest
-        ? request.body
-          ? new Uint8Array(await request.arrayBuffer())
-          : null
-        : (plainBody as Uint8Array | null)
+  if (known !== undefined) return wireOf(request, known, redactor)
+  if (!isRequest) return wireOf(request, (plainBody as Uint8Array | null) ?? null, redactor)
+  if (!request.body) return wireOf(request, null, redactor)
+  return request.arrayBuffer().then((buffer) => wireOf(request, new Uint8Array(buffer), redactor))
+}
+
+/**
+ * The wire form of a request whose body was read: bytes, or the string the caller handed over. A string
+ * is encoded only when something needs its bytes (a binary body, a string UTF-8 would change, a request
+ * that goes upstream): a replayed JSON call never does.
+ */
+function wireOf(
+  request: ExchangeRequest,
+  body: Uint8Array | string | null,
+  redactor: Redactor | undefined,
+): ReadRequest {
   const headers: Record<string, string> = {}
   for (const name of STORED_REQUEST_HEADERS) {
     const value = headerOf(request.headers, name)
@@ -110,13 +120,27 @@ export async function readRequest(request: ExchangeRequest): Promise<ReadRequest
     headers,
     body: null,
   }
-  if (bytes && bytes.length > 0)
-    Object.assign(
-      wire,
-      readBinaryBody(bytes, headers['content-type']) ??
-        readBody(bytes, headers['content-type'], known !== undefined ? asDecoded(known) : undefined),
-    )
-  return { wire, bytes }
+  let bytes = typeof body === 'string' ? undefined : body
+  const encoded = () => (bytes ??= encoder.encode(body as string))
+  if (body !== null && body.length > 0) {
+    const type = headers['content-type']
+    const binary = isBinaryMediaType(type) ? readBinaryBody(encoded(), type, redactor) : undefined
+    if (binary) {
+      // The stored bytes' own content type: a multipart body is stored with a fixed boundary.
+      headers['content-type'] = binary.contentType
+      wire.bodyFile = binary.bodyFile
+    } else {
+      const text = typeof body === 'string' ? asDecoded(body) : undefined
+      Object.assign(wire, readBody(text ?? encoded(), type))
+    }
+  }
+  if (bytes !== undefined) return { wire, bytes }
+  return {
+    wire,
+    get bytes() {
+      return encoded()
+    },
+  }
 }
 
 /**
@@ -154,15 +178,16 @@ function asDecoded(text: string): string | undefined {
   return wellFormed && text.charCodeAt(0) !== 0xfeff ? text : undefined
 }
 
-/** The body as JSON when it is JSON; as text when it is text; otherwise nothing (binary uploads). */
+/**
+ * The body as JSON when it is JSON; as text when it is text; otherwise nothing (binary uploads). `body`
+ * is the bytes, or the text they decode to when the caller already holds it.
+ */
 export function readBody(
-  bytes: Uint8Array,
+  body: Uint8Array | string,
   contentType: string | null | undefined,
-  /** `bytes` decoded, when the caller already holds them as text. */
-  decoded?: string,
 ): { body: JsonValue | null; bodyText?: string } {
   const type = (contentType ?? '').toLowerCase()
-  const text = decoded ?? decoder.decode(bytes)
+  const text = typeof body === 'string' ? body : decoder.decode(body)
   if (type.includes('json') || type === '' || /^\s*[[{]/.test(text)) {
     try {
       return { body: JSON.parse(text) as JsonValue }
@@ -188,16 +213,4 @@ export function storedUrl(url: string): string {
     }
   }
   return changed ? parsed.toString() : url
-}
-
-/**
- * The identity of a call that is not a model call: method, path and query, and the redacted body.
- * Computed on both sides at replay (the http step has no stored hash), always over redacted data, so
- * a secret in a body never breaks matching.
- */
-export function httpHash(wire: WireRequest, redactor?: Redactor): string {
-  const url = new URL(wire.url)
-  const body = redactDocument({ body: wire.body, text: wire.bodyText ?? null }, { redactor }).value
-  const text = `${wire.method.toUpperCase()} ${url.pathname.replace(/\/+$/, '')}${url.search}\n${canonicalStringify(body)}`
-  return `sha256:${hash('sha256', text, 'hex')}`
 }

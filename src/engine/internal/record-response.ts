@@ -67,7 +67,15 @@ export async function recordResponse(
   if (!isSse) {
     const bytes = new Uint8Array(await res.arrayBuffer())
     const type = headers['content-type']
-    complete({ status: res.status, headers, ...(readBinaryBody(bytes, type) ?? readBody(bytes, type)) }, null)
+    const binary = readBinaryBody(bytes, type, session.redactor)
+    if (binary) {
+      // Stored with the stored bytes' content type (a multipart body gets a fixed boundary); the caller
+      // gets the response as it came.
+      const stored = { ...headers, 'content-type': binary.contentType }
+      complete({ status: res.status, headers: stored, body: null, bodyFile: binary.bodyFile }, null)
+    } else {
+      complete({ status: res.status, headers, ...readBody(bytes, type) }, null)
+    }
     return withUrl(new Response(bytes, init), res.url)
   }
 

@@ -94,6 +94,17 @@ function describe(
   if (system) return `system prompt part ${system[1]}${system[2] ? `: ${system[2]}` : ''}`
   const param = /^params\.(?:extra\.)?(.+)$/.exec(path)
   if (param) return `param ${param[1]}`
+  return describeHttp(path)
+}
+
+/** The fields of a call that is not a model call (`HttpShape`), in words. */
+function describeHttp(path: string): string {
+  const query = /^query\.(.+)$/.exec(path)
+  if (query) return `query parameter ${query[1]}`
+  if (/^body[.[]./.test(path)) return `body field ${path.slice(path[4] === '.' ? 5 : 4)}`
+  if (path === 'bodyText') return 'body text'
+  if (path === 'bodyFile' || path.startsWith('bodyFile.'))
+    return `binary body${path === 'bodyFile' ? '' : ` ${path === 'bodyFile.bytes' ? 'size' : 'sha256'}`}`
   return path
 }
 
