@@ -187,3 +187,42 @@ describe('anthropicMessages.normalizeResponse', () => {
     expect(anthropicMessages.normalizeResponse({ status: 200, headers: {}, body })?.finishReason).toBe(finish)
   })
 })
+
+describe('anthropicMessages cache-write usage', () => {
+  // Cache writes are billed above plain input, so they are counted apart as well as inside the input.
+  const wireUsage = {
+    input_tokens: 21,
+    cache_creation_input_tokens: 1500,
+    cache_read_input_tokens: 2048,
+    output_tokens: 9,
+  }
+  const expected = { inputTokens: 3569, outputTokens: 9, cachedTokens: 2048, cacheWriteTokens: 1500 }
+
+  it('reads cache_creation_input_tokens from a plain response', () => {
+    const body = { id: 'msg_1', model: 'm', content: [], stop_reason: 'end_turn', usage: wireUsage }
+    expect(anthropicMessages.normalizeResponse({ status: 200, headers: {}, body })?.usage).toEqual(expected)
+  })
+
+  it('reads cache_creation_input_tokens from message_start in a stream', () => {
+    const events = [
+      {
+        type: 'message_start',
+        message: { id: 'msg_1', model: 'm', content: [], usage: { ...wireUsage, output_tokens: 1 } },
+      },
+      { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 9 } },
+      { type: 'message_stop' },
+    ]
+    const chunks = events.map((e) => ({ event: e.type, data: JSON.stringify(e), atMs: 0 }))
+    expect(anthropicMessages.assembleStream(chunks).response.usage).toEqual(expected)
+  })
+
+  it('writes cache writes back apart from the uncached input, in bodies and streams', () => {
+    const response: NormalizedResponse = { ...full, usage: expected }
+    const body = anthropicMessages.writeResponse(response, {}) as JsonObject
+    expect(body.usage).toEqual(wireUsage)
+    expect(anthropicMessages.normalizeResponse({ status: 200, headers: {}, body })?.usage).toEqual(expected)
+    expect(
+      anthropicMessages.assembleStream(anthropicMessages.writeStream(response, {})).response.usage,
+    ).toEqual(expected)
+  })
+})

@@ -93,6 +93,8 @@ export const UsageSchema = z.strictObject({
   inputTokens: z.number().int().nonnegative(),
   outputTokens: z.number().int().nonnegative(),
   cachedTokens: z.number().int().nonnegative().optional(),
+  /** Input tokens written to the prompt cache (Anthropic's cache creation), inside `inputTokens` and priced apart. */
+  cacheWriteTokens: z.number().int().nonnegative().optional(),
   reasoningTokens: z.number().int().nonnegative().optional(),
 })
 

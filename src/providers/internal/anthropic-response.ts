@@ -60,21 +60,23 @@ export function stopReasonOf(finish: FinishReason | null): string | null {
 
 /**
  * Usage in the neutral shape: input counts every input token (uncached, cache writes and cache
- * reads), `cachedTokens` the cache reads, `reasoningTokens` the thinking tokens when reported.
+ * reads), `cachedTokens` the cache reads, `cacheWriteTokens` the cache writes (priced above plain
+ * input), `reasoningTokens` the thinking tokens when reported.
  *
  * @example
  * usageFromAnthropic({ input_tokens: 10, cache_creation_input_tokens: 5, cache_read_input_tokens: 100, output_tokens: 7 })
- * // { inputTokens: 115, outputTokens: 7, cachedTokens: 100 }
+ * // { inputTokens: 115, outputTokens: 7, cachedTokens: 100, cacheWriteTokens: 5 }
  */
 export function usageFromAnthropic(usage: unknown): Usage | null {
   if (!isRecord(usage)) return null
   const cacheRead = num(usage.cache_read_input_tokens)
+  const cacheWrite = num(usage.cache_creation_input_tokens)
   const out: Usage = {
-    inputTokens:
-      (num(usage.input_tokens) ?? 0) + (num(usage.cache_creation_input_tokens) ?? 0) + (cacheRead ?? 0),
+    inputTokens: (num(usage.input_tokens) ?? 0) + (cacheWrite ?? 0) + (cacheRead ?? 0),
     outputTokens: num(usage.output_tokens) ?? 0,
   }
   if (cacheRead !== undefined) out.cachedTokens = cacheRead
+  if (cacheWrite !== undefined) out.cacheWriteTokens = cacheWrite
   const thinking = isRecord(usage.output_tokens_details)
     ? num(usage.output_tokens_details.thinking_tokens)
     : undefined
@@ -83,8 +85,9 @@ export function usageFromAnthropic(usage: unknown): Usage | null {
 }
 
 /**
- * The wire usage of a neutral one: cached tokens are cache reads, the remaining input is uncached.
- * A response without usage is written with zeros, since clients expect the field.
+ * The wire usage of a neutral one: cached tokens are cache reads, cache writes are cache creation,
+ * the remaining input is uncached. A response without usage is written with zeros, since clients
+ * expect the field.
  *
  * @example
  * usageToAnthropic({ inputTokens: 115, outputTokens: 7, cachedTokens: 100 })
@@ -92,10 +95,12 @@ export function usageFromAnthropic(usage: unknown): Usage | null {
  */
 export function usageToAnthropic(usage: Usage | null): JsonObject {
   const cached = usage?.cachedTokens
+  const written = usage?.cacheWriteTokens
   const out: JsonObject = {
-    input_tokens: Math.max(0, (usage?.inputTokens ?? 0) - (cached ?? 0)),
+    input_tokens: Math.max(0, (usage?.inputTokens ?? 0) - (cached ?? 0) - (written ?? 0)),
     output_tokens: usage?.outputTokens ?? 0,
   }
+  if (written !== undefined) out.cache_creation_input_tokens = written
   if (cached !== undefined) out.cache_read_input_tokens = cached
   if (usage?.reasoningTokens !== undefined)
     out.output_tokens_details = { thinking_tokens: usage.reasoningTokens }
