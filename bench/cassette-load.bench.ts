@@ -21,38 +21,11 @@ import { writeFileAtomic } from '../src/case/internal/atomic-write.ts'
 import { buildRealisticRun, cassetteOf } from '../src/case/internal/test-runs.ts'
 import { CassetteSchema } from '../src/case/schema/cassette.ts'
 import { redactDocument } from '../src/redact/index.ts'
+import { measure } from './internal/measure.ts'
 
 const WARMUP = 5
 const ROUNDS = Number(process.env.ROUNDS ?? 25)
-
-type Case = { name: string; fn: () => unknown }
-
-/**
- * Times each case in runs of consecutive samples, so that each pays for its own garbage collection (a
- * 5 MB parse leaves ~30 MB of garbage; interleaving the cases would bill it to whichever runs next), in
- * two passes in opposite orders so that a slow spell of a shared machine hits both sides alike.
- * Returns each case's median in milliseconds.
- */
-function measure(cases: Case[], rounds = ROUNDS): Map<string, number> {
-  const samples = new Map(cases.map((c) => [c.name, [] as number[]]))
-  for (const c of cases) for (let i = 0; i < WARMUP; i++) c.fn()
-  for (const pass of [cases, [...cases].reverse()]) {
-    for (const c of pass) {
-      for (let r = 0; r < Math.ceil(rounds / 2); r++) {
-        const start = performance.now()
-        c.fn()
-        samples.get(c.name)!.push(performance.now() - start)
-      }
-    }
-  }
-  return new Map(cases.map((c) => [c.name, median(samples.get(c.name)!)]))
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  const mid = s.length >> 1
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
-}
+const TIMING = { warmup: WARMUP, rounds: ROUNDS }
 
 function table(title: string, results: Map<string, number>, floor: string): void {
   const base = results.get(floor)!
@@ -87,24 +60,30 @@ try {
       `${counts.sse} streamed), ${(bytes.length / 1e6).toFixed(2)} MB; median of ${ROUNDS} rounds after ${WARMUP} warm-up`,
   )
 
-  const load = measure([
-    { name: 'JSON.parse(readFileSync(path, "utf8"))', fn: () => JSON.parse(readFileSync(path, 'utf8')) },
-    { name: 'loadCassette(path)', fn: () => loadCassette(path) },
-  ])
+  const load = measure(
+    [
+      { name: 'JSON.parse(readFileSync(path, "utf8"))', fn: () => JSON.parse(readFileSync(path, 'utf8')) },
+      { name: 'loadCassette(path)', fn: () => loadCassette(path) },
+    ],
+    TIMING,
+  )
   table(
     'load from disk (stat, read, UTF-8 check, parse, validate)',
     load,
     'JSON.parse(readFileSync(path, "utf8"))',
   )
 
-  const memory = measure([
-    { name: 'JSON.parse(text)', fn: () => JSON.parse(text) },
-    { name: 'JSON.parse(bytes.toString("utf8"))', fn: () => JSON.parse(bytes.toString('utf8')) },
-    { name: 'parseCassette(text)', fn: () => parseCassette(text) },
-    { name: 'parseCassette(bytes)', fn: () => parseCassette(bytes) },
-    { name: 'CassetteSchema.safeParse(doc) alone', fn: () => CassetteSchema.safeParse(parsed) },
-    { name: 'z.compile(CassetteSchema).safeParse(doc) (not used)', fn: () => compiled.safeParse(parsed) },
-  ])
+  const memory = measure(
+    [
+      { name: 'JSON.parse(text)', fn: () => JSON.parse(text) },
+      { name: 'JSON.parse(bytes.toString("utf8"))', fn: () => JSON.parse(bytes.toString('utf8')) },
+      { name: 'parseCassette(text)', fn: () => parseCassette(text) },
+      { name: 'parseCassette(bytes)', fn: () => parseCassette(bytes) },
+      { name: 'CassetteSchema.safeParse(doc) alone', fn: () => CassetteSchema.safeParse(parsed) },
+      { name: 'z.compile(CassetteSchema).safeParse(doc) (not used)', fn: () => compiled.safeParse(parsed) },
+    ],
+    TIMING,
+  )
   table('load from memory', memory, 'JSON.parse(text)')
 
   const cassette = parseCassette(bytes)
@@ -120,7 +99,7 @@ try {
       { name: '  writeFileAtomic(path, text) (with fsync)', fn: () => writeFileAtomic(scratch, text) },
       { name: 'writeCassette(path, run): all of the above', fn: () => writeCassette(path, run) },
     ],
-    Math.min(ROUNDS, 11),
+    { warmup: WARMUP, rounds: Math.min(ROUNDS, 11) },
   )
   table(
     'write (writeCassette: copy, redact, validate, serialize, atomic write + fsync)',

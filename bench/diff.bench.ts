@@ -17,32 +17,10 @@ import { buildRealisticRun } from '../src/case/internal/test-runs.ts'
 import { compare } from '../src/diff/compare.ts'
 import { compareAgentCases } from '../src/diff/compare-agent-cases.ts'
 import { trajectoryOf } from '../src/diff/trajectory-of.ts'
+import { type Case, measure } from './internal/measure.ts'
 
 const WARMUP = 5
 const ROUNDS = Number(process.env.ROUNDS ?? 25)
-
-type Case = { name: string; fn: () => unknown }
-
-/** Consecutive samples per case (each pays for its own garbage), two passes in opposite orders. */
-function measure(cases: Case[]): Map<string, number> {
-  const samples = new Map(cases.map((c) => [c.name, [] as number[]]))
-  for (const c of cases) for (let i = 0; i < WARMUP; i++) c.fn()
-  for (const pass of [cases, [...cases].reverse()]) {
-    for (const c of pass) {
-      for (let i = 0; i < Math.ceil(ROUNDS / 2); i++) {
-        const t = performance.now()
-        c.fn()
-        samples.get(c.name)!.push(performance.now() - t)
-      }
-    }
-  }
-  return new Map([...samples].map(([name, xs]) => [name, median(xs)]))
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.floor(s.length / 2)]!
-}
 
 const text = serializeAgentCase(toAgentCase(buildRealisticRun({ steps: 1000, seed: 1 })))
 const a = JSON.parse(text)
@@ -78,7 +56,7 @@ console.log(
     `${(Buffer.byteLength(text) / 1e6).toFixed(2)} MB, ${a.events.length} events; median of ${ROUNDS} samples`,
 )
 console.log('')
-const medians = measure(cases)
+const medians = measure(cases, { warmup: WARMUP, rounds: ROUNDS })
 const floor = medians.get(FLOOR)!
 for (const c of cases) {
   const ms = medians.get(c.name)!

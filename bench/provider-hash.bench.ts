@@ -18,6 +18,7 @@ import {
 import { ADAPTERS, getAdapter } from '../src/providers/registry.ts'
 import { requestHash } from '../src/providers/request-hash.ts'
 import type { ProviderId } from '../src/providers/types.ts'
+import { median } from './internal/measure.ts'
 
 const ROUNDS = Number(process.env.ROUNDS ?? 15)
 const CALLS = 200
@@ -44,11 +45,6 @@ function longRequest(id: ProviderId, base: WireRequest): WireRequest {
     }
   }
   return adapter.writeRequest({ ...seed, messages, tools: CONVERSATION_TOOLS }, base)
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.floor(s.length / 2)]!
 }
 
 function time(fn: () => unknown): number {

@@ -18,6 +18,7 @@ import { Session } from '../src/engine/session.ts'
 import { wrap } from '../src/engine/wrap.ts'
 import { startInterceptor } from '../src/interceptor/start-interceptor.ts'
 import { startScriptedProvider } from '../src/testing/start-scripted-provider.ts'
+import { median } from './internal/measure.ts'
 
 const ROUNDS = Number(process.env.ROUNDS ?? 15)
 const WARMUP = 2
@@ -136,10 +137,6 @@ await wrappedSamples(ROUNDS - half, true)
 await directSamples(ROUNDS - half, true)
 await provider.close()
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.floor(s.length / 2)]!
-}
 const m = Object.fromEntries(
   Object.entries(times).map(([k, v]) => [
     k,

@@ -1,0 +1,73 @@
+import type { Detector, StepContext } from './detector.ts'
+import { errorLike } from './error-like.ts'
+import type { FindingSlot } from './finding-log.ts'
+import { headQuote } from './quote.ts'
+import type { TrackedResult } from './tool-call-tracker.ts'
+
+/**
+ * `tool_error_streak`: tool results that failed one after the other, in the order the run saw them, of
+ * any tool. A result fails when the tool threw (a wrapped step's `error`), when the API marked it as an
+ * error (`tool_result.isError`), or when it is an object whose top-level `error` is a non-empty string,
+ * an object or `true` (how agents report a failure on APIs with no error flag, e.g. OpenAI chat). A
+ * result that did not fail ends the streak; a blocked call neither fails nor ends it. `warn` at
+ * `threshold` failures in a row, `critical` at `critical`; each streak is one finding.
+ */
+
+interface Streak {
+  count: number
+  steps: number[]
+  names: string[]
+  first: string
+  last: string
+  slot?: FindingSlot
+}
+
+/**
+ * @example
+ * const detector = toolErrorStreak({ threshold: 3, critical: 5 })
+ */
+export function toolErrorStreak(levels: { threshold: number; critical: number }): Detector {
+  let streak: Streak | undefined
+  return {
+    onToolResult(result: TrackedResult, ctx: StepContext) {
+      if (result.blocked) return
+      if (!failed(result)) {
+        streak = undefined
+        return
+      }
+      if (!streak) streak = { count: 0, steps: [], names: [], first: result.text, last: result.text }
+      streak.count++
+      streak.last = result.text
+      if (streak.names.length < 3 && !streak.names.includes(result.call.name))
+        streak.names.push(result.call.name)
+      const severity = streak.count >= levels.critical ? 'critical' : 'warn'
+      const message = `${streak.count} tool calls failed in a row (${streak.names.join(', ')}${streak.names.length === 3 ? ', ...' : ''})`
+      const evidence = quotes(streak.first, streak.last)
+      if (streak.slot) {
+        ctx.log.addStep(streak.slot, result.step)
+        ctx.log.escalate(streak.slot, severity, message, evidence)
+        return
+      }
+      if (streak.steps[streak.steps.length - 1] !== result.step) streak.steps.push(result.step)
+      if (streak.count < levels.threshold) return
+      streak.slot = ctx.log.open({
+        kind: 'tool_error_streak',
+        severity,
+        steps: streak.steps,
+        message,
+        evidence,
+      })
+    },
+  }
+}
+
+function failed(result: TrackedResult): boolean {
+  return result.isError || errorLike(result.value)
+}
+
+function quotes(first: string, last: string): string[] {
+  const a = headQuote(first)
+  const b = headQuote(last)
+  if (a.length === 0) return b.length === 0 ? [] : [b]
+  return a === b || b.length === 0 ? [a] : [a, b]
+}

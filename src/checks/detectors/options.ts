@@ -1,0 +1,186 @@
+import { z } from 'zod'
+import { toValidationIssues } from '../../case/internal/validation-issues.ts'
+import { CrashlabError, formatIssues } from '../../errors.ts'
+
+/**
+ * The settings of the runtime detectors. A project config nests this object under `checks`, and a test
+ * passes it as `checks: {...}`, so it is plain JSON: numbers and booleans only, every field optional.
+ */
+
+const positive = z.number().positive().finite()
+const positiveInt = z.number().int().positive()
+
+const RepetitionSchema = z
+  .strictObject({
+    /** Occurrences of the same call (or of a near-identical LLM request) that raise a `warn`. Default 3. */
+    threshold: positiveInt.min(2).optional(),
+    /** Occurrences that raise it to `critical`. Default 5 (never below `threshold`). */
+    critical: positiveInt.min(2).optional(),
+  })
+  .refine((r) => r.critical === undefined || r.critical >= (r.threshold ?? 3), {
+    message: 'critical must be at least threshold (default 3)',
+    path: ['critical'],
+  })
+
+const StreakSchema = z
+  .strictObject({
+    /** Consecutive failed tool results that raise a `warn`. Default 3. */
+    threshold: positiveInt.optional(),
+    /** Consecutive failed tool results that raise it to `critical`. Default 5 (never below `threshold`). */
+    critical: positiveInt.optional(),
+  })
+  .refine((r) => r.critical === undefined || r.critical >= (r.threshold ?? 3), {
+    message: 'critical must be at least threshold (default 3)',
+    path: ['critical'],
+  })
+
+/**
+ * The runtime detectors' options, as zod (strict: a misspelled field is an error, not a silent default).
+ * Budgets are off unless a limit is given; every other detector is on by default.
+ *
+ * | field                  | default                        | what                                                       |
+ * | ---------------------- | ------------------------------ | ---------------------------------------------------------- |
+ * | `maxSteps`             | none                           | budget: steps of any type                                  |
+ * | `maxLlmCalls`          | none                           | budget: LLM steps                                          |
+ * | `maxToolCalls`         | none                           | budget: tool calls (wrapped and model-side, each once)     |
+ * | `maxTokens`            | none                           | budget: input + output tokens of the LLM responses         |
+ * | `maxCostUsd`           | none                           | budget: the sum of `step.cost.usd`                         |
+ * | `maxSeconds`           | none                           | budget: from `run.startedAt` to the end of the latest step |
+ * | `warnAt`               | `0.8`                          | a budget warns at this fraction of its limit (0 < x ≤ 1)   |
+ * | `circuitBreaker`       | `false`                        | stop the agent at the first `critical` finding             |
+ * | `stepRepetition`       | `{ threshold: 3, critical: 5 }`| or `false`                                                 |
+ * | `toolErrorStreak`      | `{ threshold: 3, critical: 5 }`| or `false`                                                 |
+ * | `badToolArgs`          | `true`                         | validate arguments against the tool's JSON Schema          |
+ * | `suspiciousToolResult` | `true`                         | HTML / error pages, empty, truncated, drifted results      |
+ * | `lengthCutoff`         | `true`                         | responses cut by the token limit                           |
+ *
+ * `true` for `stepRepetition` or `toolErrorStreak` means the defaults.
+ *
+ * @example
+ * ChecksOptionsSchema.parse({ maxSteps: 20, maxCostUsd: 0.1, stepRepetition: { threshold: 4 } })
+ */
+export const ChecksOptionsSchema = z.strictObject({
+  maxSteps: positiveInt.optional(),
+  maxLlmCalls: positiveInt.optional(),
+  maxToolCalls: positiveInt.optional(),
+  maxTokens: positiveInt.optional(),
+  maxCostUsd: positive.optional(),
+  maxSeconds: positive.optional(),
+  warnAt: z.number().gt(0).max(1).optional(),
+  /** Declared here; the circuit breaker that reads it is wired by the engine integration. */
+  circuitBreaker: z.boolean().optional(),
+  stepRepetition: z.union([z.boolean(), RepetitionSchema]).optional(),
+  toolErrorStreak: z.union([z.boolean(), StreakSchema]).optional(),
+  badToolArgs: z.boolean().optional(),
+  suspiciousToolResult: z.boolean().optional(),
+  lengthCutoff: z.boolean().optional(),
+})
+
+/**
+ * The runtime detectors' options (see `ChecksOptionsSchema` for the fields and their defaults).
+ *
+ * @example
+ * const checks: ChecksOptions = { maxSteps: 20, maxCostUsd: 0.1, warnAt: 0.9, toolErrorStreak: false }
+ */
+export type ChecksOptions = z.infer<typeof ChecksOptionsSchema>
+
+/**
+ * The options with every default filled in; a disabled detector is `false`.
+ *
+ * @example
+ * resolveChecksOptions({}).stepRepetition // { threshold: 3, critical: 5 }
+ */
+export interface ResolvedChecksOptions {
+  limits: {
+    steps?: number
+    llmCalls?: number
+    toolCalls?: number
+    tokens?: number
+    costUsd?: number
+    seconds?: number
+  }
+  warnAt: number
+  circuitBreaker: boolean
+  stepRepetition: { threshold: number; critical: number } | false
+  toolErrorStreak: { threshold: number; critical: number } | false
+  badToolArgs: boolean
+  suspiciousToolResult: boolean
+  lengthCutoff: boolean
+}
+
+/**
+ * The defaults, as documented in `docs/checks.md`.
+ *
+ * @example
+ * CHECKS_DEFAULTS.warnAt // 0.8
+ */
+export const CHECKS_DEFAULTS = Object.freeze({
+  warnAt: 0.8,
+  circuitBreaker: false,
+  repetitionThreshold: 3,
+  repetitionCritical: 5,
+  streakThreshold: 3,
+  streakCritical: 5,
+  badToolArgs: true,
+  suspiciousToolResult: true,
+  lengthCutoff: true,
+})
+
+/**
+ * Validates the options and fills in the defaults. Throws a `CrashlabError` listing every problem with its
+ * path (`$.stepRepetition.threshold`), so a wrong value in a config file names the line to fix.
+ *
+ * @example
+ * resolveChecksOptions({ maxSteps: 20 }).limits // { steps: 20 }
+ * resolveChecksOptions({ maxStep: 20 }) // throws: unknown option 'maxStep'
+ */
+export function resolveChecksOptions(options: ChecksOptions = {}): ResolvedChecksOptions {
+  const parsed = ChecksOptionsSchema.safeParse(options)
+  if (!parsed.success) {
+    const issues = toValidationIssues(parsed.error.issues, {
+      unknownKey: (key) => `unknown option '${key}': see docs/checks.md for the runtime checks' options`,
+    })
+    throw new CrashlabError('E_CONFIG_INVALID', `invalid runtime checks options:\n${formatIssues(issues)}`, {
+      issues,
+      subject: 'checks',
+    })
+  }
+  const o = parsed.data
+  const limits: ResolvedChecksOptions['limits'] = {}
+  if (o.maxSteps !== undefined) limits.steps = o.maxSteps
+  if (o.maxLlmCalls !== undefined) limits.llmCalls = o.maxLlmCalls
+  if (o.maxToolCalls !== undefined) limits.toolCalls = o.maxToolCalls
+  if (o.maxTokens !== undefined) limits.tokens = o.maxTokens
+  if (o.maxCostUsd !== undefined) limits.costUsd = o.maxCostUsd
+  if (o.maxSeconds !== undefined) limits.seconds = o.maxSeconds
+  return {
+    limits,
+    warnAt: o.warnAt ?? CHECKS_DEFAULTS.warnAt,
+    circuitBreaker: o.circuitBreaker ?? CHECKS_DEFAULTS.circuitBreaker,
+    stepRepetition: levels(
+      o.stepRepetition,
+      CHECKS_DEFAULTS.repetitionThreshold,
+      CHECKS_DEFAULTS.repetitionCritical,
+    ),
+    toolErrorStreak: levels(
+      o.toolErrorStreak,
+      CHECKS_DEFAULTS.streakThreshold,
+      CHECKS_DEFAULTS.streakCritical,
+    ),
+    badToolArgs: o.badToolArgs ?? CHECKS_DEFAULTS.badToolArgs,
+    suspiciousToolResult: o.suspiciousToolResult ?? CHECKS_DEFAULTS.suspiciousToolResult,
+    lengthCutoff: o.lengthCutoff ?? CHECKS_DEFAULTS.lengthCutoff,
+  }
+}
+
+function levels(
+  value: boolean | { threshold?: number; critical?: number } | undefined,
+  threshold: number,
+  critical: number,
+): { threshold: number; critical: number } | false {
+  if (value === false) return false
+  if (value === undefined || value === true) return { threshold, critical }
+  const t = value.threshold ?? threshold
+  // A threshold above the default critical, with no critical given, escalates where it warns.
+  return { threshold: t, critical: value.critical ?? Math.max(critical, t) }
+}
