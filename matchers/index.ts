@@ -10,7 +10,9 @@
  */
 import { expect } from 'vitest'
 import { toCallTool } from './to-call-tool.ts'
+import { toCostLessThan } from './to-cost-less-than.ts'
 import { type FinishWithinBudget, toFinishWithin } from './to-finish-within.ts'
+import { type HaveFindingOptions, toHaveFinding } from './to-have-finding.ts'
 import { type MatchAgentCaseOptions, toMatchAgentCase } from './to-match-agent-case.ts'
 import { type PassChecksOptions, toPassChecks } from './to-pass-checks.ts'
 import { type ReplayExactlyOptions, toReplayExactly } from './to-replay-exactly.ts'
@@ -18,7 +20,9 @@ import { type ReplayExactlyOptions, toReplayExactly } from './to-replay-exactly.
 export { defaultBaselinePath, sanitizeTestName } from './internal/baseline-path.ts'
 export { type UpdatePolicy, updatePolicy } from './internal/baseline-store.ts'
 export { toCallTool } from './to-call-tool.ts'
+export { toCostLessThan } from './to-cost-less-than.ts'
 export { type FinishWithinBudget, toFinishWithin } from './to-finish-within.ts'
+export { type HaveFindingOptions, toHaveFinding } from './to-have-finding.ts'
 export {
   type AgentCaseMatchMode,
   MACHINE_PATHS,
@@ -42,6 +46,8 @@ export const crashlabMatchers = {
   toFinishWithin,
   toReplayExactly,
   toMatchAgentCase,
+  toHaveFinding,
+  toCostLessThan,
 }
 
 expect.extend(crashlabMatchers)
@@ -85,5 +91,19 @@ declare module 'vitest' {
      */
     toMatchAgentCase(name?: string, options?: MatchAgentCaseOptions): R
     toMatchAgentCase(options: MatchAgentCaseOptions): R
+    /**
+     * A runtime detector reported a finding of this kind (at or above `minSeverity`, naming `step`, when given).
+     *
+     * @example
+     * expect(run).toHaveFinding('step_repetition', { minSeverity: 'critical' })
+     */
+    toHaveFinding(kind: string, options?: HaveFindingOptions): R
+    /**
+     * The run's estimated cost is below `usd`; throws when the cost is unknown (a model with no price).
+     *
+     * @example
+     * expect(run).toCostLessThan(0.05)
+     */
+    toCostLessThan(usd: number): R
   }
 }

@@ -3,6 +3,7 @@ import type { Plugin } from 'vite'
 // The `configureVitest` hook is declared on Vite's Plugin type by Vitest's config types.
 import type {} from 'vitest/config'
 import type { CrashlabMode } from '../fixtures/index.ts'
+import { type ChecksOptions, loadConfig, type PriceOverride, validateConfig } from '../src/index.ts'
 import type { ProvidedCrashlabConfig } from './provided-config.ts'
 import { CrashlabReporter } from './reporter.ts'
 import { resolveMode } from './resolve-mode.ts'
@@ -43,6 +44,18 @@ export interface CrashlabPluginOptions {
   redaction?: RedactionOptions
   /** Matching rules of every test, at record and replay alike: ignored params and normalizer modules. */
   matching?: MatchingPluginOptions
+  /**
+   * Runtime checks of every test (budgets, detector thresholds, the circuit breaker), over the config
+   * file's `checks`; a test's own `agentCase(fn, { checks })` wins over both.
+   */
+  checks?: ChecksOptions
+  /** Price overrides in USD per million tokens, keyed by model or `provider/model`, over the config file's. */
+  prices?: Record<string, PriceOverride>
+  /**
+   * The project config file: a path (against the project root), or `false` to read none. Default: the
+   * `crashlab.config.ts` (or .mts/.js/.mjs) found from the project root, or `$CRASHLAB_CONFIG`.
+   */
+  config?: string | false
 }
 
 const SETUP_FILE = fileURLToPath(
@@ -63,6 +76,7 @@ const SETUP_FILE = fileURLToPath(
 export function crashlab(options: CrashlabPluginOptions = {}): Plugin {
   // Checked now, so that a function where a module path belongs fails when the config loads.
   serializeSessionOptions(options, process.cwd())
+  validateConfig({ checks: options.checks, prices: options.prices }, 'the crashlab() plugin options')
   let viteMode: string | undefined
   let mode: CrashlabMode = options.mode ?? 'missing'
   const reporter = new CrashlabReporter({ getCassetteDir: () => options.cassetteDir, getMode: () => mode })
@@ -77,7 +91,9 @@ export function crashlab(options: CrashlabPluginOptions = {}): Plugin {
       if (!setupFiles.includes(SETUP_FILE)) test.setupFiles = [SETUP_FILE, ...setupFiles]
       addReporter(test, reporter)
     },
-    configureVitest({ project, vitest }) {
+    async configureVitest({ project, vitest }) {
+      // Read (and validated) now, so that a bad key stops the run before any test, naming the key.
+      const file = await loadConfig({ cwd: project.config.root, file: options.config })
       // `--reporter` on the command line replaces the configured list: add ours back before Vitest builds them.
       const reporters = vitest.config.reporters as unknown[]
       if (!reporters.includes(reporter)) reporters.push(reporter)
@@ -97,6 +113,9 @@ export function crashlab(options: CrashlabPluginOptions = {}): Plugin {
       if (options.cassetteDir !== undefined) provided.cassetteDir = options.cassetteDir
       if (options.hosts !== undefined) provided.hosts = [...options.hosts]
       if (options.otherHosts !== undefined) provided.otherHosts = options.otherHosts
+      if (file.path) provided.configPath = file.path
+      if (options.checks !== undefined) provided.checks = options.checks
+      if (options.prices !== undefined) provided.prices = options.prices
       Object.assign(provided, serializeSessionOptions(options, project.config.root))
       project.provide('crashlab', provided)
     },

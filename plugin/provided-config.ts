@@ -1,4 +1,5 @@
 import type { CrashlabMode } from '../fixtures/index.ts'
+import type { ChecksOptions, PriceOverride } from '../src/index.ts'
 import type { ProvidedSessionOptions } from './session-options.ts'
 
 /**
@@ -17,6 +18,11 @@ export interface ProvidedCrashlabConfig extends ProvidedSessionOptions {
   otherHosts?: 'error' | 'passthrough'
   /** False when the plugin was told not to start the MSW interceptor (`intercept: false`). */
   intercept: boolean
+  /** The project config file the plugin found and validated; each worker reads it again (hooks are functions). */
+  configPath?: string
+  /** The plugin's own `checks` and `prices` options, layered over the config file's in each worker. */
+  checks?: ChecksOptions
+  prices?: Record<string, PriceOverride>
 }
 
 declare module 'vitest' {

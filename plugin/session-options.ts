@@ -5,6 +5,7 @@ import {
   type HookRule,
   type MatchingOptions,
   type PatternRule,
+  type RedactionConfig,
   type RedactionHook,
   type Redactor,
   type RequestNormalizer,
@@ -106,19 +107,22 @@ export function serializeSessionOptions(
  */
 export async function loadSessionOptions(
   provided: ProvidedSessionOptions,
+  fileRedaction?: RedactionConfig,
 ): Promise<{ redactor: Redactor | undefined; matching: MatchingOptions | undefined }> {
   let redactor: Redactor | undefined
-  if (provided.redaction) {
-    const hooks: HookRule[] = []
-    for (const url of provided.redaction.hooks) hooks.push(...toHookRules(await defaultExport(url), url))
-    redactor = createRedactor({
-      patterns: provided.redaction.patterns.map(({ source, flags, ...rest }) => ({
-        ...rest,
-        pattern: new RegExp(source, flags),
-      })),
-      keys: provided.redaction.keys,
-      hooks,
-    })
+  if (provided.redaction || fileRedaction) {
+    // The config file's rules first, then the plugin's: every rule of both applies.
+    const hooks: HookRule[] = toHookList(fileRedaction?.hooks)
+    const patterns: PatternRule[] = [...(fileRedaction?.patterns ?? [])]
+    const keys: string[] = [...(fileRedaction?.keys ?? [])]
+    if (provided.redaction) {
+      for (const url of provided.redaction.hooks) hooks.push(...toHookRules(await defaultExport(url), url))
+      for (const { source, flags, ...rest } of provided.redaction.patterns) {
+        patterns.push({ ...rest, pattern: new RegExp(source, flags) })
+      }
+      keys.push(...provided.redaction.keys)
+    }
+    redactor = createRedactor({ patterns, keys, hooks })
   }
   let matching: MatchingOptions | undefined
   if (provided.matching) {
@@ -184,6 +188,11 @@ function toHookRules(value: unknown, url: string): HookRule[] {
     })
   }
   throw moduleError(url, 'hooks')
+}
+
+function toHookList(hooks: RedactionConfig['hooks']): HookRule[] {
+  if (!hooks) return []
+  return Array.isArray(hooks) ? [...hooks] : Object.entries(hooks).map(([id, fn]) => ({ id, fn }))
 }
 
 function moduleError(url: string, what: string): TypeError {

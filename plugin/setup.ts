@@ -18,6 +18,9 @@ import {
 import {
   createRun,
   loadCassette,
+  loadConfig,
+  mergeConfig,
+  RuntimeChecks,
   runInSession,
   Session,
   startInterceptor,
@@ -42,7 +45,11 @@ if (config.intercept) {
 
 // The plugin's redaction and matching options, with their hook and normalizer modules imported here
 // (after the interceptor is up: a module may create an SDK client).
-const { redactor, matching } = await loadSessionOptions(config)
+// The project config file (checks, prices, redaction rules), read here the same way the CLI and
+// production capture read it; the plugin's own options are nearer, so they win.
+const fileConfig = config.configPath ? (await loadConfig({ file: config.configPath })).config : {}
+const checksConfig = mergeConfig(fileConfig, { checks: config.checks, prices: config.prices })
+const { redactor, matching } = await loadSessionOptions(config, fileConfig.redaction)
 
 // Vitest reads which fixtures a hook wants from its destructured parameter: `{ task }` asks for none.
 aroundEach(async (runTest, { task }) => {
@@ -58,8 +65,9 @@ aroundEach(async (runTest, { task }) => {
 function openTest(task: Task, mode: CrashlabMode, cassetteDir: string | undefined): TestState {
   const name = task.fullTestName ?? task.name
   const cassettePath = cassettePathFor(task.file.filepath, name, cassetteDir)
-  const base = { mode, cassettePath, agentRuns: 0, cassetteMissing: false }
-  const common = { label: name, redactor, matching }
+  const checks = new RuntimeChecks({ checks: checksConfig.checks, prices: checksConfig.prices })
+  const base = { mode, cassettePath, agentRuns: 0, cassetteMissing: false, checks }
+  const common = { label: name, redactor, matching, hooks: checks.hooks }
   if (mode === 'off' || isLiveTest(task)) {
     // Live calls, kept in memory only: the run is still graded and asserted on, and nothing is written.
     return { ...base, action: 'passthrough', session: new Session({ mode: 'record', ...common }) }
@@ -84,21 +92,25 @@ async function closeTest(state: TestState, task: Task): Promise<void> {
   let written = false
   try {
     // agentCase and the agent fixture finish the Session themselves; a plain test leaves it to us.
-    if (!state.session.isFinished) await finishTestSession(state, name, {})
+    if (!state.session.isFinished) state.run = await finishTestSession(state, name, {})
   } finally {
     const run = state.run ?? state.session.run
     if (state.action === 'record' && run.steps.length > 0) {
       writeCassette(state.cassettePath, run, { redactor })
       written = true
     }
-    setCrashlabMeta(task, {
-      cassette: {
-        path: state.cassettePath,
-        action: state.action,
-        written,
-        replayed: state.action === 'replay' && !state.cassetteMissing,
-        missing: state.cassetteMissing && (run.steps.length > 0 || state.session.errors.length > 0),
-      },
-    })
+    const touched = run.steps.length > 0 || state.session.errors.length > 0
+    // A test that ran live (`passthrough`) is counted by the reporter when it opted out with live() or
+    // called something; one that called nothing in mode `off` leaves no meta, so the reporter stays quiet.
+    if (state.action !== 'passthrough' || touched || isLiveTest(task))
+      setCrashlabMeta(task, {
+        cassette: {
+          path: state.cassettePath,
+          action: state.action,
+          written,
+          replayed: state.action === 'replay' && !state.cassetteMissing,
+          missing: state.cassetteMissing && touched,
+        },
+      })
   }
 }

@@ -3,6 +3,16 @@
  * finished run, and the view's helpers (tool calls from wrapped tools and from model responses, merged).
  */
 
+export {
+  CHECKS_DEFAULTS,
+  type ChecksOptions,
+  ChecksOptionsSchema,
+  createDetectors,
+  type Detectors,
+  detectFindings,
+  type ResolvedChecksOptions,
+  resolveChecksOptions,
+} from './detectors/index.ts'
 export { type AppliedOracles, applyOracles } from './oracles/apply-oracles.ts'
 export { type CheckOptions, check } from './oracles/check.ts'
 export {
@@ -15,3 +25,5 @@ export { clearOracles, registeredOracles } from './oracles/internal/oracle-regis
 export { type RunOracleOptions, runOracle } from './oracles/run-oracle.ts'
 export type { Oracle, OracleFn, OracleResult, OracleReturn, OracleStatus } from './oracles/types.ts'
 export { type RunView, type ToolCall, type ToolCallsOptions, viewRun } from './run-view.ts'
+export { composeHooks } from './runtime/compose-hooks.ts'
+export { RuntimeChecks, type RuntimeChecksOptions } from './runtime/runtime-checks.ts'

@@ -1,5 +1,6 @@
 import { defineCommand } from 'citty'
 import { VERSION } from '../version.ts'
+import { config } from './commands/config.ts'
 import { inspect } from './commands/inspect.ts'
 import { scan } from './commands/scan.ts'
 import { validate } from './commands/validate.ts'
@@ -12,5 +13,5 @@ export const main = defineCommand({
     version: VERSION,
     description: 'Crash-test AI agents: record, replay offline, grade, diagnose and fix agent runs.',
   },
-  subCommands: { validate, inspect, scan, vitest },
+  subCommands: { validate, inspect, scan, config, vitest },
 })

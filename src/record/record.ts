@@ -1,11 +1,19 @@
 import { writeCassette } from '../case/cassette-write.ts'
 import type { JsonValue } from '../case/schema/json.ts'
 import type { Run } from '../case/schema/run.ts'
+import type { ChecksOptions } from '../checks/detectors/options.ts'
 import { applyOracles } from '../checks/oracles/apply-oracles.ts'
 import type { Oracle, OracleFn, OracleResult } from '../checks/oracles/types.ts'
+import { composeHooks } from '../checks/runtime/compose-hooks.ts'
+import { RuntimeChecks } from '../checks/runtime/runtime-checks.ts'
+import { loadConfig } from '../config/load-config.ts'
+import { mergeConfig } from '../config/merge-config.ts'
+import type { PriceOverride } from '../cost/index.ts'
 import { runInSession } from '../engine/context.ts'
 import { Session } from '../engine/session.ts'
 import type { MatchingOptions, SessionHooks } from '../engine/types.ts'
+import { isCrashlabError } from '../errors.ts'
+import { createRedactor } from '../redact/create-redactor.ts'
 import type { Redactor } from '../redact/types.ts'
 
 /**
@@ -29,6 +37,18 @@ export interface RecordOptions<I> {
   matching?: MatchingOptions
   /** Engine hooks of the recording Session. */
   hooks?: SessionHooks
+  /**
+   * Runtime checks of this run (budgets, detector thresholds, the circuit breaker), over the config
+   * file's `checks`, key by key.
+   */
+  checks?: ChecksOptions
+  /** Price overrides in USD per million tokens, over the config file's `prices`. */
+  prices?: Record<string, PriceOverride>
+  /**
+   * The project config file (checks, prices, redaction rules): a path, or `false` to read none. Default:
+   * the `crashlab.config.ts` found from the current folder up to the project root, or `$CRASHLAB_CONFIG`.
+   */
+  config?: string | false
 }
 
 /**
@@ -90,15 +110,20 @@ export async function record<I, O>(
     )
   }
   const agent = options.agent ?? name
+  // The same config file, read the same way, as the Vitest plugin reads: the nearer setting wins.
+  const { config } = await loadConfig({ file: options.config })
+  const layered = mergeConfig(config, { checks: options.checks, prices: options.prices })
+  const checks = new RuntimeChecks({ checks: layered.checks, prices: layered.prices })
+  const redactor = options.redactor ?? (config.redaction ? createRedactor(config.redaction) : undefined)
   const session = new Session({
     mode: 'record',
     name: agent,
     input: toJson(options.input),
     label: name,
     cassettePath: options.cassette,
-    redactor: options.redactor,
+    redactor,
     matching: options.matching,
-    hooks: options.hooks,
+    hooks: composeHooks(options.hooks, checks.hooks),
   })
   let output: O | undefined
   let error: unknown
@@ -109,12 +134,22 @@ export async function record<I, O>(
     failed = true
     error = thrown
   }
-  // With an error, finish() throws only a replay failure, which a recording cannot have.
-  const finished = await session.finish(failed ? { error } : { output })
-  const { run, results } = await applyOracles(finished, { agent, oracles: options.oracles })
+  let finished: Run
+  try {
+    finished = await session.finish(failed ? { error } : { output })
+  } catch (stopped) {
+    // In a recording, finish() throws only when the circuit breaker stopped the run: that is how the
+    // run ended, so it is graded and written like any other, and comes back as the error.
+    if (!isCrashlabError(stopped, 'E_CIRCUIT_OPEN')) throw stopped
+    failed = true
+    error = stopped
+    output = undefined
+    finished = session.run
+  }
+  const { run, results } = await applyOracles(checks.finalize(finished), { agent, oracles: options.oracles })
   let cassettePath: string | undefined
   if (options.cassette !== undefined) {
-    writeCassette(options.cassette, run, { redactor: options.redactor })
+    writeCassette(options.cassette, run, { redactor })
     cassettePath = options.cassette
   }
   return { run, output, error, results, cassettePath }

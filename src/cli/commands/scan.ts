@@ -1,5 +1,6 @@
 import { defineCommand } from 'citty'
-import { formatScanReport, scanPaths } from '../../redact/index.ts'
+import { loadConfig } from '../../config/load-config.ts'
+import { createRedactor, formatScanReport, scanPaths } from '../../redact/index.ts'
 import { reportError } from '../internal/report-error.ts'
 
 /** `crashlab scan <paths...>`: exit 1 when any cassette, baseline or export holds a secret-like string. */
@@ -16,7 +17,10 @@ export const scan = defineCommand({
     // citty gives the first positional as `paths`; the rest stay in `_`.
     const paths = args._.length > 0 ? args._ : [args.paths]
     try {
-      const report = await scanPaths(paths)
+      // The config file's redaction rules define secrets too: what is redacted on write is looked for here.
+      const { config } = await loadConfig()
+      const redactor = config.redaction ? createRedactor(config.redaction) : undefined
+      const report = await scanPaths(paths, redactor ? { redactor } : {})
       console.log(args.json ? JSON.stringify(report, null, 2) : formatScanReport(report))
       if (report.findings.length > 0) process.exitCode = 1
     } catch (err) {

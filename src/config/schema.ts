@@ -1,0 +1,56 @@
+import { z } from 'zod'
+import { ChecksOptionsSchema } from '../checks/detectors/options.ts'
+import { PriceOverrideSchema } from '../cost/index.ts'
+import type { RedactionHook } from '../redact/types.ts'
+
+const HookFnSchema = z.custom<RedactionHook>((v) => typeof v === 'function', 'expected a function')
+
+/** The config file's `redaction` key: the same shape as `createRedactor`'s options (RegExps and functions allowed). */
+export const RedactionConfigSchema = z.strictObject({
+  patterns: z
+    .array(
+      z.strictObject({
+        id: z.string().min(1),
+        pattern: z.instanceof(RegExp, { message: 'expected a RegExp' }),
+        marker: z.string().optional(),
+        hint: z.union([z.string(), z.array(z.string())]).optional(),
+      }),
+    )
+    .optional(),
+  keys: z.array(z.string().min(1)).optional(),
+  hooks: z
+    .union([
+      z.array(z.strictObject({ id: z.string().min(1), fn: HookFnSchema })),
+      z.record(z.string(), HookFnSchema),
+    ])
+    .optional(),
+})
+
+/** Where production capture and the CLI keep runs (`.crashlab/` by default, or `$CRASHLAB_DIR`). */
+export const StoreConfigSchema = z.strictObject({
+  /** The store folder, resolved against the config file's folder. */
+  dir: z.string().min(1),
+})
+
+/**
+ * The project config (`crashlab.config.ts`), read the same way by the Vitest plugin, the CLI and
+ * production capture. Every key is optional; the nearer setting wins (per test, then plugin options,
+ * then this file).
+ */
+export const CrashlabConfigSchema = z.strictObject({
+  /** Runtime detectors, budgets and the circuit breaker. */
+  checks: ChecksOptionsSchema.optional(),
+  /** Price overrides in USD per million tokens, keyed by model (`gpt-4o`) or `provider/model`. */
+  prices: z.record(z.string(), PriceOverrideSchema).optional(),
+  /** Redaction rules added to crashlab's defaults for every cassette, baseline, export and report. */
+  redaction: RedactionConfigSchema.optional(),
+  store: StoreConfigSchema.optional(),
+})
+
+/**
+ * What a user writes in `crashlab.config.ts` (defaults not filled in).
+ *
+ * @example
+ * const config: CrashlabConfig = { checks: { maxSteps: 20, circuitBreaker: true }, prices: { 'my-model': { input: 1, output: 4 } } }
+ */
+export type CrashlabConfig = z.input<typeof CrashlabConfigSchema>
