@@ -1,0 +1,291 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pc from 'picocolors'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { TestModule } from 'vitest/node'
+import type { CrashlabTaskMeta, RunSummary } from '../fixtures/index.ts'
+import { RUN_TABLE_LIMIT, type RunRow, renderRunTable, runRowsOf } from './internal/run-table.ts'
+import { CrashlabReporter, tallyCassettes } from './reporter.ts'
+
+// Hand-built stand-ins for Vitest's TestModule and TestCase: only what the reporter reads.
+type State = 'passed' | 'failed' | 'skipped' | 'pending'
+interface FakeTest {
+  name: string
+  state?: State
+  meta?: CrashlabTaskMeta
+}
+
+function fakeModule(moduleId: string, tests: FakeTest[]): TestModule {
+  const cases = tests.map((t) => ({
+    fullName: t.name,
+    meta: () => (t.meta ? { crashlab: t.meta } : {}),
+    result: () => ({ state: t.state ?? 'passed' }),
+  }))
+  return { moduleId, children: { allTests: () => cases[Symbol.iterator]() } } as unknown as TestModule
+}
+
+const root = mkdtempSync(join(tmpdir(), 'crashlab-reporter-'))
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+/** A test file with a cassette folder holding `files`. */
+function testFile(name: string, files: string[]): { file: string; cassette: (n: string) => string } {
+  const file = join(root, name)
+  const folder = join(root, '__cassettes__', name)
+  mkdirSync(folder, { recursive: true })
+  for (const f of files) writeFileSync(join(folder, f), '{}')
+  return { file, cassette: (n) => join(folder, n) }
+}
+
+function cassetteMeta(
+  path: string,
+  action: 'replay' | 'record' | 'passthrough',
+  extra: Partial<NonNullable<CrashlabTaskMeta['cassette']>> = {},
+): NonNullable<CrashlabTaskMeta['cassette']> {
+  return { path, action, written: false, replayed: false, missing: false, ...extra }
+}
+
+const summary = (extra: Partial<RunSummary> = {}): RunSummary => ({
+  agent: 'refund-bot',
+  status: 'ok',
+  outcome: 'pass',
+  steps: 5,
+  llmCalls: 3,
+  toolCalls: 2,
+  tokens: 476,
+  failedChecks: [],
+  ...extra,
+})
+
+describe('tallyCassettes', () => {
+  it('counts live tests; a cassette of a test that opted out with live() is stale, not owned', () => {
+    const t = testFile('live.test.ts', [
+      'replayed.cassette.json',
+      'smoke.cassette.json',
+      'gone.cassette.json',
+    ])
+    const tally = tallyCassettes(
+      [
+        fakeModule(t.file, [
+          {
+            name: 'replayed',
+            meta: {
+              cassette: cassetteMeta(t.cassette('replayed.cassette.json'), 'replay', { replayed: true }),
+            },
+          },
+          {
+            name: 'smoke',
+            meta: { live: true, cassette: cassetteMeta(t.cassette('smoke.cassette.json'), 'passthrough') },
+          },
+          {
+            name: 'no file',
+            meta: { live: true, cassette: cassetteMeta(t.cassette('no file.cassette.json'), 'passthrough') },
+          },
+          { name: 'plain' },
+        ]),
+      ],
+      undefined,
+      'replay',
+    )
+    expect(tally).toEqual({
+      recorded: 0,
+      replayed: 1,
+      missing: 0,
+      live: 2,
+      stale: [t.cassette('smoke.cassette.json')],
+      unused: [t.cassette('gone.cassette.json')],
+    })
+  })
+
+  it('a stale cassette is reported in a filtered run too; unused ones are not', () => {
+    const t = testFile('filtered.test.ts', ['smoke.cassette.json', 'gone.cassette.json'])
+    const tally = tallyCassettes([
+      fakeModule(t.file, [
+        {
+          name: 'smoke',
+          meta: { live: true, cassette: cassetteMeta(t.cassette('smoke.cassette.json'), 'passthrough') },
+        },
+        { name: 'other', state: 'skipped' },
+      ]),
+    ])
+    expect(tally.stale).toEqual([t.cassette('smoke.cassette.json')])
+    expect(tally.unused).toEqual([])
+  })
+
+  it('mode off: every test that called something is live and keeps its cassette; nothing is listed unused', () => {
+    const t = testFile('off.test.ts', ['a.cassette.json', 'gone.cassette.json'])
+    const tally = tallyCassettes(
+      [
+        fakeModule(t.file, [
+          { name: 'a', meta: { cassette: cassetteMeta(t.cassette('a.cassette.json'), 'passthrough') } },
+          { name: 'b', meta: { cassette: cassetteMeta(t.cassette('b.cassette.json'), 'passthrough') } },
+          { name: 'calls nothing' },
+        ]),
+      ],
+      undefined,
+      'off',
+    )
+    expect(tally).toMatchObject({ live: 2, stale: [], unused: [] })
+  })
+})
+
+describe('runRowsOf', () => {
+  it('one row per test with a run summary, in run order, with its file, full name and state', () => {
+    const rows = runRowsOf([
+      fakeModule('/repo/a.test.ts', [
+        { name: 'suite > one', meta: { run: summary() } },
+        { name: 'no agent' },
+      ]),
+      fakeModule('/repo/b.test.ts', [
+        { name: 'two', state: 'failed', meta: { run: summary({ outcome: 'fail' }) } },
+      ]),
+    ])
+    expect(rows.map((r) => [r.file, r.test, r.state, r.run.outcome])).toEqual([
+      ['/repo/a.test.ts', 'suite > one', 'passed', 'pass'],
+      ['/repo/b.test.ts', 'two', 'failed', 'fail'],
+    ])
+  })
+})
+
+describe('renderRunTable', () => {
+  const plain = pc.createColors(false)
+  const row = (test: string, run: Partial<RunSummary> = {}, state: State = 'passed'): RunRow => ({
+    file: '/repo/test/refund.test.ts',
+    test,
+    state,
+    run: summary(run),
+  })
+
+  it('aligns the columns; cost and findings read "—" when unknown or absent', () => {
+    const lines = renderRunTable(
+      [
+        row('clean refund', { costUsd: 0.012345, tokens: 1234 }),
+        row('unpriced', { costUsd: null, findings: { info: 0, warn: 0, error: 0, critical: 0 } }),
+        row('never priced'),
+      ],
+      { colors: plain },
+    )
+    expect(lines).toEqual([
+      '  test            outcome  steps  tokens     cost  findings',
+      '  ✓ clean refund  pass         5   1,234  $0.0123  —',
+      '  ✓ unpriced      pass         5     476        —  —',
+      '  ✓ never priced  pass         5     476        —  —',
+      '  total: 3 runs · 2,186 tokens · $0.0123 (2 unpriced)',
+    ])
+  })
+
+  it('puts failing rows first, then flagged ones, and names findings worst first', () => {
+    const lines = renderRunTable(
+      [
+        row('clean'),
+        row('warned', { findings: { info: 1, warn: 2, error: 0, critical: 0 } }),
+        row(
+          'over the limit',
+          { outcome: 'fail', findings: { info: 0, warn: 2, error: 0, critical: 1 } },
+          'failed',
+        ),
+        row('crashed', { status: 'error', outcome: 'unknown' }),
+      ],
+      { colors: plain },
+    )
+    expect(lines.slice(1, 5).map((l) => l.trim().split(/\s{2,}/))).toEqual([
+      ['✗ over the limit', 'fail', '5', '476', '—', '1 critical, 2 warn'],
+      ['✓ crashed', 'unknown, error', '5', '476', '—', '—'],
+      ['✓ warned', 'pass', '5', '476', '—', '2 warn, 1 info'],
+      ['✓ clean', 'pass', '5', '476', '—', '—'],
+    ])
+  })
+
+  it(`shows at most ${RUN_TABLE_LIMIT} rows by default, then how many more, failing ones kept in view`, () => {
+    const rows = Array.from({ length: 30 }, (_, i) => row(`case ${i + 1}`))
+    rows[25] = row('case 26', { outcome: 'fail' }, 'failed')
+    const lines = renderRunTable(rows, { colors: plain })
+    expect(lines).toHaveLength(1 + RUN_TABLE_LIMIT + 2)
+    expect(lines[1]).toContain('✗ case 26')
+    expect(lines.at(-2)).toBe('  … 10 more, all passing')
+    expect(lines.at(-1)).toBe('  total: 30 runs · 14,280 tokens')
+    const few = renderRunTable(rows, { colors: plain, limit: 3 })
+    expect(few.at(-2)).toBe('  … 27 more, all passing')
+    const failing = renderRunTable([row('a', {}, 'failed'), row('b', {}, 'failed'), row('c')], {
+      colors: plain,
+      limit: 1,
+    })
+    expect(failing.at(-2)).toBe('  … 2 more (1 failing or flagged)')
+  })
+
+  it('names the file when the rows come from several files; cuts long names', () => {
+    const lines = renderRunTable([row('a'), { ...row('b'.repeat(80)), file: '/repo/test/other.test.ts' }], {
+      colors: plain,
+    })
+    expect(lines[1]).toContain('✓ refund.test.ts > a ')
+    expect(lines[2]).toContain(`✓ other.test.ts > ${'b'.repeat(39)}… `)
+  })
+
+  it('is empty with no rows; colors only when asked', () => {
+    expect(renderRunTable([])).toEqual([])
+    const colored = renderRunTable([row('x', { outcome: 'fail' }, 'failed')], {
+      colors: pc.createColors(true),
+    })
+    expect(colored.join('\n')).toContain('\u001b[31m')
+    expect(
+      renderRunTable([row('x', { outcome: 'fail' }, 'failed')], { colors: plain }).join('\n'),
+    ).not.toContain('\u001b[')
+  })
+})
+
+describe('CrashlabReporter', () => {
+  function report(modules: TestModule[], mode = 'replay'): string[] {
+    const logged: string[] = []
+    const reporter = new CrashlabReporter({ getCassetteDir: () => undefined, getMode: () => mode })
+    reporter.onInit({ config: { root }, logger: { log: (m: string) => logged.push(m) } } as never)
+    reporter.onTestRunEnd(modules)
+    return logged
+      .join('\n')
+      .replace(/\u001b\[[0-9;]*m/g, '')
+      .split('\n')
+  }
+
+  it('stays silent when no test touched crashlab', () => {
+    expect(
+      report([fakeModule(join(root, 'quiet.test.ts'), [{ name: 'a' }, { name: 'b', state: 'failed' }])]),
+    ).toEqual([''])
+  })
+
+  it('lists stale cassettes under their own label, and puts the table after the cassette line', () => {
+    const t = testFile('report.test.ts', ['a.cassette.json', 'smoke.cassette.json'])
+    const lines = report([
+      fakeModule(t.file, [
+        {
+          name: 'a',
+          meta: {
+            cassette: cassetteMeta(t.cassette('a.cassette.json'), 'replay', { replayed: true }),
+            run: summary(),
+          },
+        },
+        {
+          name: 'smoke',
+          meta: {
+            live: true,
+            cassette: cassetteMeta(t.cassette('smoke.cassette.json'), 'passthrough'),
+            run: summary(),
+          },
+        },
+      ]),
+    ])
+    expect(lines.slice(1, 4)).toEqual([
+      ' crashlab  1 live · cassettes: 0 recorded · 1 replayed · 1 stale (mode replay)',
+      '  stale (test is live): __cassettes__/report.test.ts/smoke.cassette.json',
+      '  test     outcome  steps  tokens  cost  findings',
+    ])
+    expect(lines.at(-1)).toBe('  total: 2 runs · 952 tokens')
+  })
+
+  it('with live tests only (mode off), one line without cassette counts', () => {
+    const file = join(root, 'off.test.ts')
+    const lines = report(
+      [fakeModule(file, [{ name: 'a', meta: { cassette: cassetteMeta(join(root, 'x'), 'passthrough') } }])],
+      'off',
+    )
+    expect(lines).toEqual(['', ' crashlab  1 live, no cassette read or written (mode off)'])
+  })
+})
