@@ -68,6 +68,22 @@ export const ERROR_CODES = [
   'E_CONFIG_INVALID',
   // a run stopped by Session.halt (the circuit breaker of src/checks)
   'E_CIRCUIT_OPEN',
+  // the CLI: an option or argument it cannot use
+  'E_CLI_USAGE',
+  // explicit capture and mock replay (src/capture)
+  'E_CAPTURE_USAGE',
+  'E_MOCK_SOURCE',
+  'E_MOCK_MISSING',
+  'E_MOCK_MISMATCH',
+  'E_MOCK_EXTRA',
+  'E_MOCK_UNCONSUMED',
+  // the run store (src/store): a ref that names no run, or several; an index that cannot be read
+  'E_RUN_NOT_FOUND',
+  'E_RUN_AMBIGUOUS',
+  'E_STORE_CORRUPT',
+  // replaying a stored run (src/replay): no entry point to start again, or one that cannot be loaded
+  'E_REPLAY_NO_ENTRY',
+  'E_REPLAY_ENTRY',
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

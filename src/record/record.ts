@@ -1,6 +1,6 @@
 import { writeCassette } from '../case/cassette-write.ts'
 import type { JsonValue } from '../case/schema/json.ts'
-import type { Run } from '../case/schema/run.ts'
+import type { EntryPoint, Run } from '../case/schema/run.ts'
 import type { ChecksOptions } from '../checks/detectors/options.ts'
 import { applyOracles } from '../checks/oracles/apply-oracles.ts'
 import type { Oracle, OracleFn, OracleResult } from '../checks/oracles/types.ts'
@@ -15,6 +15,9 @@ import type { MatchingOptions, SessionHooks } from '../engine/types.ts'
 import { isCrashlabError } from '../errors.ts'
 import { createRedactor } from '../redact/create-redactor.ts'
 import type { Redactor } from '../redact/types.ts'
+import type { StoredRunSummary } from '../store/types.ts'
+import { CaptureJournal } from './internal/capture-journal.ts'
+import { type StoreOption, storeFor } from './internal/store-for.ts'
 
 /**
  * Options of `record`.
@@ -49,6 +52,24 @@ export interface RecordOptions<I> {
    * the `crashlab.config.ts` found from the current folder up to the project root, or `$CRASHLAB_CONFIG`.
    */
   config?: string | false
+  /**
+   * Where the graded run is also stored, journaled step by step while it runs: a `RunStore`, a store
+   * folder, `true` for the default store (`openStore()`: `$CRASHLAB_DIR`, the config's `store.dir`, or
+   * `.crashlab/`), or `false` for none. Default: the default store outside Vitest, none under Vitest
+   * (`process.env.VITEST`), where a test keeps its run in its cassette. A store that fails is a warning
+   * (`CRASHLAB_STORE`), never an error: the run is returned all the same. See docs/store.md.
+   */
+  store?: StoreOption
+  /** Tags of the stored run (`crashlab ls --tag`). */
+  tags?: string[]
+  /**
+   * How `crashlab replay <id>` starts this run again: the module (a path against the folder the replay
+   * runs in, or a package) and the name of the export that `fn` is, called with `input`. Default none.
+   *
+   * @example
+   * entryPoint: { kind: 'module', module: './src/refund-bot.ts', export: 'runRefundBot' }
+   */
+  entryPoint?: EntryPoint
 }
 
 /**
@@ -68,6 +89,8 @@ export interface Recording<O> {
   results: OracleResult[]
   /** The cassette written, when `cassette` was given. */
   cassettePath: string | undefined
+  /** The run as stored (see the `store` option); undefined when it was not stored. */
+  stored: StoredRunSummary | undefined
 }
 
 /**
@@ -115,6 +138,8 @@ export async function record<I, O>(
   const layered = mergeConfig(config, { checks: options.checks, prices: options.prices })
   const checks = new RuntimeChecks({ checks: layered.checks, prices: layered.prices })
   const redactor = options.redactor ?? (config.redaction ? createRedactor(config.redaction) : undefined)
+  const store = await storeFor(options.store, { config: options.config })
+  const journal = store ? new CaptureJournal(store, redactor, options.tags) : undefined
   const session = new Session({
     mode: 'record',
     name: agent,
@@ -123,8 +148,11 @@ export async function record<I, O>(
     cassettePath: options.cassette,
     redactor,
     matching: options.matching,
-    hooks: composeHooks(options.hooks, checks.hooks),
+    // The journal first: a step is on disk before any other hook (the circuit breaker) acts on it.
+    hooks: composeHooks(journal?.hooks, options.hooks, checks.hooks),
   })
+  if (options.entryPoint) session.run.entryPoint = options.entryPoint
+  journal?.start(session)
   let output: O | undefined
   let error: unknown
   let failed = false
@@ -140,19 +168,35 @@ export async function record<I, O>(
   } catch (stopped) {
     // In a recording, finish() throws only when the circuit breaker stopped the run: that is how the
     // run ended, so it is graded and written like any other, and comes back as the error.
-    if (!isCrashlabError(stopped, 'E_CIRCUIT_OPEN')) throw stopped
+    if (!isCrashlabError(stopped, 'E_CIRCUIT_OPEN')) {
+      // A failed capture writes nothing (its journal would otherwise come back as an incomplete run).
+      journal?.abandon()
+      throw stopped
+    }
     failed = true
     error = stopped
     output = undefined
     finished = session.run
   }
-  const { run, results } = await applyOracles(checks.finalize(finished), { agent, oracles: options.oracles })
+  const checked = checks.finalize(finished)
+  let graded: Awaited<ReturnType<typeof applyOracles>>
+  try {
+    graded = await applyOracles(checked, { agent, oracles: options.oracles })
+  } catch (oracleError) {
+    // An oracle that cannot even be run is the caller's to see; the run itself is stored as it ended.
+    journal?.finish(checked)
+    throw oracleError
+  }
+  const { run, results } = graded
+  // Stored before the cassette is written: a cassette that fails to write throws, and the journal of a
+  // run must not outlive it.
+  const stored = journal?.finish(run)
   let cassettePath: string | undefined
   if (options.cassette !== undefined) {
     writeCassette(options.cassette, run, { redactor })
     cassettePath = options.cassette
   }
-  return { run, output, error, results, cassettePath }
+  return { run, output, error, results, cassettePath, stored }
 }
 
 function toJson(value: unknown): JsonValue {

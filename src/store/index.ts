@@ -1,0 +1,17 @@
+/**
+ * The local run store: an SQLite index plus one redacted cassette per run, journals of runs in flight
+ * finalized as incomplete runs when their process died. Production capture (`record`, `capture`) writes
+ * to it; the CLI (`crashlab ls`, `show`, `tag`) reads it.
+ */
+export { load } from './load-run.ts'
+export { openStore, resolveStoreDir } from './open-store.ts'
+export { LocalRunStore } from './run-store.ts'
+export type {
+  JournalInit,
+  ListFilter,
+  OpenStoreOptions,
+  RunJournal,
+  RunStore,
+  SaveOptions,
+  StoredRunSummary,
+} from './types.ts'

@@ -1,0 +1,143 @@
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { loadCassette } from '../case/cassette-load.ts'
+import { writeCassette } from '../case/cassette-write.ts'
+import { type Run, RunIdSchema } from '../case/schema/run.ts'
+import { finalizeJournals } from './internal/finalize-journals.ts'
+import { IndexDb } from './internal/index-db.ts'
+import { rowOf, summaryOf } from './internal/index-row.ts'
+import { JournalFile } from './internal/journal-file.ts'
+import { rebuildIndex } from './internal/rebuild-index.ts'
+import { ambiguousError, notFoundError } from './internal/store-errors.ts'
+import type { JournalInit, ListFilter, RunJournal, RunStore, SaveOptions, StoredRunSummary } from './types.ts'
+
+const ULID_PREFIX = /^[0-9A-HJKMNP-TV-Z]{1,26}$/
+/** How many candidates an ambiguous prefix lists. */
+const CANDIDATES = 10
+
+/**
+ * The store in a folder: `index.db` (SQLite, WAL), `runs/<id>.cassette.json` (one redacted cassette
+ * per run, with its `.files/` sidecars), `journal/<id>.jsonl` (runs in flight). Opening it creates the
+ * folder and, when `index.db` is missing, rebuilds the index from the cassettes. `openStore()` is the
+ * usual way in: it also finds the folder and finalizes the journals of dead processes.
+ *
+ * @example
+ * const store = new LocalRunStore('/repo/.crashlab')
+ * store.save(run, { tags: ['nightly'] })
+ * store.load('last').id === run.id
+ */
+export class LocalRunStore implements RunStore {
+  readonly dir: string
+  private readonly index: IndexDb
+
+  constructor(dir: string) {
+    this.dir = dir
+    mkdirSync(join(dir, 'runs'), { recursive: true })
+    mkdirSync(join(dir, 'journal'), { recursive: true })
+    // Runs captured in production hold real conversations: keep them out of version control by default.
+    const ignore = join(dir, '.gitignore')
+    if (!existsSync(ignore))
+      writeFileSync(ignore, '# crashlab run store: local data, not for version control\n*\n')
+    const indexPath = join(dir, 'index.db')
+    const fresh = !existsSync(indexPath)
+    this.index = new IndexDb(indexPath)
+    if (fresh) rebuildIndex(dir, this.index)
+  }
+
+  save(run: Run, options: SaveOptions = {}): StoredRunSummary {
+    const tags = [...new Set([...(Array.isArray(run.tags) ? run.tags : []), ...(options.tags ?? [])])]
+    const toWrite = tags.length === run.tags?.length ? run : { ...run, tags }
+    const written = writeCassette(this.cassettePath(run.id), toWrite, { redactor: options.redactor })
+    this.index.upsert(rowOf(written.run, relativeCassette(run.id)), written.run.tags)
+    return this.get(run.id)
+  }
+
+  load(ref: string): Run {
+    const summary = this.get(ref)
+    const { run } = loadCassette(summary.path)
+    // Tags live in the index: those added after the run was saved are part of it too.
+    return { ...run, tags: summary.tags }
+  }
+
+  resolve(ref: string): string {
+    const wanted = typeof ref === 'string' ? ref.trim() : ''
+    if (wanted === 'last') {
+      const id = this.index.newest()
+      if (!id) throw notFoundError('last', this.dir)
+      return id
+    }
+    const prefix = wanted.toUpperCase()
+    if (!ULID_PREFIX.test(prefix)) throw notFoundError(wanted, this.dir)
+    if (prefix.length === 26 && this.index.has(prefix)) return prefix
+    const ids = this.index.idsWithPrefix(prefix, CANDIDATES + 1)
+    if (ids.length === 1) return ids[0] as string
+    if (ids.length === 0) throw notFoundError(wanted, this.dir, this.inFlight(prefix))
+    throw ambiguousError(wanted, this.dir, ids.slice(0, CANDIDATES), ids.length > CANDIDATES)
+  }
+
+  get(ref: string): StoredRunSummary {
+    const id = this.resolve(ref)
+    const row = this.index.get(id)
+    if (!row) throw notFoundError(ref, this.dir)
+    return summaryOf(row, row.tags_json, (rel) => join(this.dir, rel))
+  }
+
+  list(filter: ListFilter = {}): StoredRunSummary[] {
+    return this.index.list(filter).map((row) => summaryOf(row, row.tags_json, (rel) => join(this.dir, rel)))
+  }
+
+  tag(ref: string, ...tags: string[]): void {
+    this.index.addTags(this.resolve(ref), checkTags(tags))
+  }
+
+  untag(ref: string, ...tags: string[]): void {
+    this.index.removeTags(this.resolve(ref), checkTags(tags))
+  }
+
+  cassettePath(id: string): string {
+    if (!RunIdSchema.safeParse(id).success) {
+      throw new TypeError(`[crashlab] ${JSON.stringify(id)} is not a run id (a ULID of 26 characters)`)
+    }
+    return join(this.dir, relativeCassette(id))
+  }
+
+  startJournal(init: JournalInit): RunJournal {
+    return new JournalFile(this.dir, init, this.cassettePath(init.id), (run, options) =>
+      this.save(run, options),
+    )
+  }
+
+  finalizeJournals(): number {
+    return finalizeJournals({
+      dir: this.dir,
+      has: (id) => this.index.has(id),
+      save: (run) => void this.save(run),
+    })
+  }
+
+  close(): void {
+    this.index.close()
+  }
+
+  /** Whether a run with this prefix is still being journaled (for a clearer not-found message). */
+  private inFlight(prefix: string): boolean {
+    try {
+      return readdirSync(join(this.dir, 'journal')).some((n) => n.startsWith(prefix))
+    } catch {
+      return false
+    }
+  }
+}
+
+function relativeCassette(id: string): string {
+  return `runs/${id}.cassette.json`
+}
+
+function checkTags(tags: readonly string[]): string[] {
+  for (const tag of tags) {
+    if (typeof tag !== 'string' || tag.trim() === '') {
+      throw new TypeError(`[crashlab] a tag is a non-empty string; got ${JSON.stringify(tag)}`)
+    }
+  }
+  return [...tags]
+}

@@ -1,0 +1,148 @@
+import type { JsonValue } from '../case/schema/json.ts'
+import type { EntryPoint, Outcome, Run, RunStatus } from '../case/schema/run.ts'
+import type { Severity, Step } from '../case/schema/step.ts'
+import type { Redactor } from '../redact/types.ts'
+
+/**
+ * Where `openStore` keeps runs, and which config file it reads for `store.dir`.
+ *
+ * @example
+ * const options: OpenStoreOptions = { dir: '/var/lib/my-agent/.crashlab' }
+ */
+export interface OpenStoreOptions {
+  /** The store folder. Default: `$CRASHLAB_DIR`, else the config file's `store.dir`, else `.crashlab` beside the config file, else `<cwd>/.crashlab`. */
+  dir?: string
+  /** Where relative paths and the config file search start. Default `process.cwd()`. */
+  cwd?: string
+  /** The config file to read `store.dir` from: a path, or `false` for none. Default: the one `loadConfig` finds. */
+  config?: string | false
+  /** Read for `CRASHLAB_DIR` and `CRASHLAB_CONFIG`. Default `process.env`. */
+  env?: NodeJS.ProcessEnv
+}
+
+/**
+ * One stored run as the index knows it: enough to list, filter and pick runs without reading cassettes.
+ *
+ * @example
+ * const s: StoredRunSummary = store.get('last')
+ * console.log(s.id, s.status, s.steps, s.findings.critical, s.path)
+ */
+export interface StoredRunSummary {
+  id: string
+  name: string
+  status: RunStatus
+  outcome: Outcome
+  startedAt: string
+  endedAt: string | null
+  steps: number
+  llmCalls: number
+  toolCalls: number
+  /** Input plus output tokens of the run's model calls. */
+  tokens: number
+  costUsd: number | null
+  /** How many findings of each severity the runtime checks left on the run. */
+  findings: { info: number; warn: number; error: number; critical: number }
+  maxSeverity: Severity | null
+  /** Oracles (`run.checks`) that did not pass. */
+  failedChecks: number
+  /** The run's own tags and those added to it in the store (`tag`), sorted. */
+  tags: string[]
+  replayOf?: string
+  forkedFrom?: string
+  /** The absolute path of the run's cassette. */
+  path: string
+}
+
+/**
+ * What `list` keeps: every given condition must hold.
+ *
+ * @example
+ * store.list({ flagged: true, tag: 'verify:01JH7Z', limit: 20 })
+ */
+export interface ListFilter {
+  tag?: string
+  /** Runs with a finding ≥ warn, a failed check, or status `error` / `incomplete`. */
+  flagged?: boolean
+  /** Runs with a finding of this severity or worse. */
+  minSeverity?: Severity
+  /** Runs of this agent (exact name). */
+  name?: string
+  limit?: number
+}
+
+/**
+ * How `save` stores a run: tags added to it, and the redaction rules its cassette is written through.
+ *
+ * @example
+ * store.save(run, { tags: ['nightly'], redactor: createRedactor({ keys: ['x-tenant'] }) })
+ */
+export interface SaveOptions {
+  tags?: string[]
+  redactor?: Redactor
+}
+
+/**
+ * The start of a journaled run: what the first line of its journal says.
+ *
+ * @example
+ * store.startJournal({ id: newRunId(), name: 'refund-bot', input: 'Refund A17', startedAt: new Date().toISOString() })
+ */
+export interface JournalInit {
+  id: string
+  name: string
+  input: JsonValue
+  startedAt: string
+  entryPoint?: EntryPoint | null
+  /** The rules each step is redacted with before it is appended. Default: the default redactor. */
+  redactor?: Redactor
+}
+
+/**
+ * An append-only, fsync'd record of a run in flight: what survives when the process dies mid-run.
+ *
+ * @example
+ * const journal = store.startJournal({ id: run.id, name: run.name, input: run.input, startedAt: run.startedAt })
+ * for (const step of steps) journal.append(step)
+ * journal.finish(run)
+ */
+export interface RunJournal {
+  readonly id: string
+  /** The journal file, `<dir>/journal/<id>.jsonl`. */
+  readonly path: string
+  /** Redacts the step, appends it as one line and fsyncs. Throws `E_WRITE_FAILED` when it cannot. */
+  append(step: Step): void
+  /** Saves the finished run (as `store.save`) and removes the journal. */
+  finish(run: Run, options?: SaveOptions): StoredRunSummary
+  /** Removes the journal without saving anything. */
+  abandon(): void
+}
+
+/**
+ * The local run store: an index (SQLite, `index.db`) plus one redacted cassette per run under `runs/`,
+ * and one journal per run in flight under `journal/`. Safe for several processes at once.
+ *
+ * @example
+ * const store = await openStore()
+ * for (const s of store.list({ flagged: true, limit: 10 })) console.log(s.id, s.name, s.maxSeverity)
+ * const run = store.load('last')
+ * store.close()
+ */
+export interface RunStore {
+  readonly dir: string
+  /** Writes the redacted cassette atomically and its index row; saving the same id again updates both. */
+  save(run: Run, options?: SaveOptions): StoredRunSummary
+  /** The stored run: by id, unique id prefix, or `last` (the newest). Tags are the index's. */
+  load(ref: string): Run
+  /** The full id of a ref (`E_RUN_NOT_FOUND`, `E_RUN_AMBIGUOUS`). */
+  resolve(ref: string): string
+  get(ref: string): StoredRunSummary
+  /** Stored runs, newest first (by `startedAt`, then id). */
+  list(filter?: ListFilter): StoredRunSummary[]
+  tag(ref: string, ...tags: string[]): void
+  untag(ref: string, ...tags: string[]): void
+  cassettePath(id: string): string
+  startJournal(init: JournalInit): RunJournal
+  /** Saves the journals of dead processes as incomplete runs; returns how many. */
+  finalizeJournals(): number
+  close(): void
+}
