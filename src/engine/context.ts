@@ -4,9 +4,15 @@ import type { Session } from './session.ts'
 /**
  * The Session of the agent run in progress follows the agent's code through promises, timers, event
  * emitters and streams by AsyncLocalStorage, so no client, tool or framework has to be handed it.
- * One store for the process: an MSW handler, a wrapped client and `tool()` all read the same one.
+ * One store for the process: an MSW handler, a wrapped client and `tool()` all read the same one, also
+ * when two copies of crashlab are loaded (the CLI's own, and the one Vite's module runner loads for the
+ * entry point `crashlab replay` runs; a test file's, and a bundled dependency's): the store is kept on
+ * `globalThis`, as the oracle registry is.
  */
-const storage = new AsyncLocalStorage<Session>()
+const STORE_KEY = Symbol.for('crashlab.session-store')
+const shared = globalThis as { [STORE_KEY]?: AsyncLocalStorage<Session> }
+shared[STORE_KEY] ??= new AsyncLocalStorage<Session>()
+const storage: AsyncLocalStorage<Session> = shared[STORE_KEY]
 
 /**
  * Runs `fn` with `session` as the current Session; everything `fn` starts (awaits, timers, emitter
