@@ -12,5 +12,7 @@ export default defineConfig({
     ],
     exclude: ['**/node_modules/**', 'dist/**', 'test/fixtures/**'],
     testTimeout: 30_000,
+    // Builds dist/ once, for the tests of the built `crashlab` bin.
+    globalSetup: ['test/global-setup.ts'],
   },
 })

@@ -17,9 +17,11 @@ import {
 } from '../fixtures/index.ts'
 import {
   createRun,
+  DEFAULT_HOSTS,
   loadCassette,
   loadConfig,
   mergeConfig,
+  type Run,
   RuntimeChecks,
   runInSession,
   Session,
@@ -39,7 +41,10 @@ const config: ProvidedCrashlabConfig = inject('crashlab')
 if (config.intercept) {
   // One server per worker at a time: closed after this test file, so the next file's handlers read the
   // Session store of its own module graph.
-  const interceptor = startInterceptor({ hosts: config.hosts, otherHosts: config.otherHosts })
+  // The plugin's `hosts` are more hosts, besides the model APIs crashlab knows (the interceptor's own
+  // `hosts` option replaces its defaults; the plugin's adds to them, as its docs say).
+  const hosts = config.hosts ? [...DEFAULT_HOSTS, ...config.hosts] : undefined
+  const interceptor = startInterceptor({ hosts, otherHosts: config.otherHosts })
   afterAll(() => interceptor.close())
 }
 
@@ -72,6 +77,19 @@ function openTest(task: Task, mode: CrashlabMode, cassetteDir: string | undefine
     // Live calls, kept in memory only: the run is still graded and asserted on, and nothing is written.
     return { ...base, action: 'passthrough', session: new Session({ mode: 'record', ...common }) }
   }
+  const replayed = replayOverride(name)
+  if (replayed) {
+    // `crashlab replay <id>`: this one test replays the given run instead of its own cassette.
+    const session = new Session({
+      mode: 'replay',
+      recorded: replayed.run,
+      ...common,
+      cassettePath: replayed.path,
+    })
+    const state: TestState = { ...base, action: 'replay', cassettePath: replayed.path, session }
+    replayOutputs.set(state, replayed.out)
+    return state
+  }
   const exists = existsSync(cassettePath)
   if (mode === 'all' || (mode === 'missing' && !exists)) {
     return { ...base, action: 'record', session: new Session({ mode: 'record', ...common, cassettePath }) }
@@ -95,6 +113,8 @@ async function closeTest(state: TestState, task: Task): Promise<void> {
     if (!state.session.isFinished) state.run = await finishTestSession(state, name, {})
   } finally {
     const run = state.run ?? state.session.run
+    const replayOut = replayOutputs.get(state)
+    if (replayOut) writeReplayed(replayOut, run, state.session)
     if (state.action === 'record' && run.steps.length > 0) {
       writeCassette(state.cassettePath, run, { redactor })
       written = true
@@ -113,4 +133,32 @@ async function closeTest(state: TestState, task: Task): Promise<void> {
         },
       })
   }
+}
+
+/**
+ * The replay hook of `crashlab replay <id>` (src/replay): with `CRASHLAB_REPLAY_RUN` (a cassette),
+ * `CRASHLAB_REPLAY_TEST` (a test's full name) and `CRASHLAB_REPLAY_OUT` (a path) set, that test replays
+ * the given run instead of its own cassette, and its replayed run is written to the out path (with the
+ * replay's failure as the run's error). Every other test runs as usual.
+ */
+const replayOutputs = new WeakMap<TestState, string>()
+
+function replayOverride(name: string): { run: Run; path: string; out: string } | undefined {
+  const path = process.env.CRASHLAB_REPLAY_RUN
+  const out = process.env.CRASHLAB_REPLAY_OUT
+  if (!path || !out || process.env.CRASHLAB_REPLAY_TEST !== name) return undefined
+  return { run: loadCassette(path).run, path, out }
+}
+
+function writeReplayed(out: string, run: Run, session: Session): void {
+  const failure = session.halted ?? session.errors.find((e) => e.code !== 'E_CAPTURE')
+  const written = failure
+    ? {
+        ...run,
+        status: 'error' as const,
+        output: null,
+        error: { name: failure.name, message: failure.message, code: failure.code },
+      }
+    : run
+  writeCassette(out, written, { redactor })
 }

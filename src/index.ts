@@ -7,6 +7,7 @@
  * writeCassette('__cassettes__/refund.cassette.json', run)
  * loadCassette('__cassettes__/refund.cassette.json').run.name // 'refund-bot'
  */
+export * from './capture/index.ts'
 export * from './case/index.ts'
 export * from './checks/index.ts'
 export * from './config/index.ts'
@@ -26,4 +27,7 @@ export * from './interceptor/index.ts'
 export * from './providers/index.ts'
 export * from './record/index.ts'
 export * from './redact/index.ts'
+export * from './replay/index.ts'
+export * from './report/index.ts'
+export * from './store/index.ts'
 export { VERSION } from './version.ts'

@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { BUILT_BIN } from './helpers/built-bin.ts'
 
-const bin = resolve(import.meta.dirname, '..', 'src/cli/bin.ts')
+const bin = BUILT_BIN
 
 /** The real `crashlab` command, run in `cwd`. */
 function crashlab(cwd: string, ...args: string[]) {

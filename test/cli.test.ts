@@ -5,9 +5,10 @@ import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRun } from '../src/case/create-run.ts'
 import { writeCassette } from '../src/case/index.ts'
+import { BUILT_BIN } from './helpers/built-bin.ts'
 
 const root = resolve(import.meta.dirname, '..')
-const bin = join(root, 'src/cli/bin.ts')
+const bin = BUILT_BIN
 const sharedFixtures = resolve(root, '../shared/agentcase/fixtures')
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
 

@@ -1,8 +1,16 @@
 import { defineCommand } from 'citty'
 import { VERSION } from '../version.ts'
+import { check } from './commands/check.ts'
 import { config } from './commands/config.ts'
+import { exportRun } from './commands/export.ts'
+import { exportTestCommand } from './commands/export-test.ts'
+import { importRun } from './commands/import.ts'
 import { inspect } from './commands/inspect.ts'
+import { ls } from './commands/ls.ts'
+import { replay } from './commands/replay.ts'
+import { report } from './commands/report.ts'
 import { scan } from './commands/scan.ts'
+import { show } from './commands/show.ts'
 import { validate } from './commands/validate.ts'
 import { vitest } from './commands/vitest.ts'
 
@@ -13,5 +21,19 @@ export const main = defineCommand({
     version: VERSION,
     description: 'Crash-test AI agents: record, replay offline, grade, diagnose and fix agent runs.',
   },
-  subCommands: { validate, inspect, scan, config, vitest },
+  subCommands: {
+    ls,
+    show,
+    check,
+    export: exportRun,
+    import: importRun,
+    replay,
+    'export-test': exportTestCommand,
+    report,
+    validate,
+    inspect,
+    scan,
+    config,
+    vitest,
+  },
 })

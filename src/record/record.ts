@@ -152,6 +152,8 @@ export async function record<I, O>(
     hooks: composeHooks(journal?.hooks, options.hooks, checks.hooks),
   })
   if (options.entryPoint) session.run.entryPoint = options.entryPoint
+  // Kept with the run, as agentCase does, so a replay (`crashlab replay`) checks it the same way.
+  if (options.checks !== undefined) session.run.metadata.checks = toJson(options.checks)
   journal?.start(session)
   let output: O | undefined
   let error: unknown

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { defineCommand } from 'citty'
+import { EXPORTED_TEST_SUFFIX } from '../../replay/index.ts'
 
 const MODES = ['all', 'missing', 'replay', 'off'] as const
 
@@ -31,6 +32,29 @@ export function splitRecordFlag(args: readonly string[]): { mode: string | undef
     throw new Error(`[crashlab] --record=${mode} is not a record mode: use one of ${MODES.join(', ')}.`)
   }
   return { mode, vitestArgs }
+}
+
+/**
+ * The file name filter of `--exported`: the tests `crashlab export-test` writes (`*.crashlab.test.ts`).
+ *
+ * @example
+ * EXPORTED_FILTER // '.crashlab.test.'
+ */
+export const EXPORTED_FILTER = EXPORTED_TEST_SUFFIX.replace(/ts$/, '')
+
+/**
+ * `--exported` as Vitest arguments: the switch is replaced by a file filter that keeps only the tests
+ * `crashlab export-test` wrote (`*.crashlab.test.ts`), placed before any `--`.
+ *
+ * @example
+ * exportedFilter(['run', '--exported']) // ['run', '.crashlab.test.']
+ */
+export function exportedFilter(args: readonly string[]): string[] {
+  const end = args.indexOf('--')
+  const own = end === -1 ? [...args] : args.slice(0, end)
+  const rest = end === -1 ? [] : args.slice(end)
+  if (!own.includes('--exported')) return [...args]
+  return [...own.filter((a) => a !== '--exported'), EXPORTED_FILTER, ...rest]
 }
 
 /**
@@ -89,19 +113,21 @@ export function runVitest(
 }
 
 /**
- * `crashlab vitest [--record[=all|missing|replay|off]] [vitest args…]`: runs the project's Vitest, with
- * the record mode in `CRASHLAB_RECORD` (Vitest's own CLI rejects unknown flags such as `--record`).
+ * `crashlab vitest [--record[=all|missing|replay|off]] [--exported] [vitest args…]`: runs the project's
+ * Vitest, with the record mode in `CRASHLAB_RECORD` (Vitest's own CLI rejects unknown flags such as
+ * `--record`); `--exported` keeps only the regression tests `crashlab export-test` wrote.
  * Everything but `--record` is passed to Vitest unchanged; the exit code is Vitest's.
  */
 export const vitest = defineCommand({
   meta: {
     name: 'vitest',
-    description: 'Run Vitest; --record re-records cassettes (--record=missing records only missing ones)',
+    description:
+      'Run Vitest; --record re-records cassettes (--record=missing records only missing ones); --exported runs only the tests of `crashlab export-test`',
   },
   async run({ rawArgs }) {
     let split: ReturnType<typeof splitRecordFlag>
     try {
-      split = splitRecordFlag(rawArgs)
+      split = splitRecordFlag(exportedFilter(rawArgs))
     } catch (error) {
       console.error((error as Error).message)
       process.exit(2)

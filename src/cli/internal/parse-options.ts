@@ -1,0 +1,38 @@
+import { type Severity, SeveritySchema } from '../../case/schema/step.ts'
+import { CrashlabError } from '../../errors.ts'
+
+/** A CLI usage error: what was wrong with an option, and the exit code 1 that `reportError` gives it. */
+export function usageError(message: string): CrashlabError {
+  return new CrashlabError('E_CLI_USAGE', `${message} (see \`crashlab <command> --help\`)`)
+}
+
+/** Reads a severity option; undefined when it was not given. */
+export function parseSeverity(value: string | undefined, option: string): Severity | undefined {
+  if (value === undefined) return undefined
+  const parsed = SeveritySchema.safeParse(value)
+  if (!parsed.success)
+    throw usageError(
+      `${option} must be one of ${SeveritySchema.options.join(', ')}; got ${JSON.stringify(value)}`,
+    )
+  return parsed.data
+}
+
+/** Reads a USD amount ≥ 0; undefined when it was not given. */
+export function parseUsd(value: string | undefined, option: string): number | undefined {
+  if (value === undefined) return undefined
+  const usd = Number(value)
+  if (!Number.isFinite(usd) || usd < 0)
+    throw usageError(
+      `${option} takes an amount in US dollars ≥ 0, as in ${option} 0.05; got ${JSON.stringify(value)}`,
+    )
+  return usd
+}
+
+/** Reads a whole number above 0; `fallback` when it was not given. */
+export function parsePositiveInt(value: string | undefined, option: string, fallback: number): number {
+  if (value === undefined) return fallback
+  const n = Number(value)
+  if (!Number.isInteger(n) || n <= 0)
+    throw usageError(`${option} must be a whole number above 0; got ${JSON.stringify(value)}`)
+  return n
+}

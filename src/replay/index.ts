@@ -1,0 +1,15 @@
+/**
+ * Replaying a stored run: `replayRun(run)` starts the run's entry point again (an importable function
+ * through Vite's module runner, or an `agentCase` test through Vitest) offline against its own
+ * recording, and stores the replay with `links.replayOf`; `exportTest(run, { dir })` writes a Vitest
+ * regression test and its cassette for a run.
+ */
+export {
+  EXPORTED_SUITE,
+  EXPORTED_TEST_SUFFIX,
+  type ExportedTest,
+  type ExportTestOptions,
+  exportTest,
+} from './export-test.ts'
+export { REPLAY_ENV } from './internal/replay-test.ts'
+export { noEntryPointError, type ReplayResult, type ReplayRunOptions, replayRun } from './replay-run.ts'

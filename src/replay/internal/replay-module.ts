@@ -1,0 +1,119 @@
+import { isAbsolute, resolve } from 'node:path'
+import type { EntryPoint, Run } from '../../case/schema/run.ts'
+import type { RuntimeChecks } from '../../checks/runtime/runtime-checks.ts'
+import { runInSession } from '../../engine/context.ts'
+import { Session } from '../../engine/session.ts'
+import { CrashlabError, isCrashlabError } from '../../errors.ts'
+import { startInterceptor } from '../../interceptor/start-interceptor.ts'
+import type { Interceptor } from '../../interceptor/types.ts'
+import type { Redactor } from '../../redact/types.ts'
+import { importWithVite } from './import-with-vite.ts'
+import { markFailed } from './mark-failed.ts'
+
+type ModuleEntry = Extract<EntryPoint, { kind: 'module' }>
+
+interface ModuleReplayOptions {
+  cwd: string
+  checks: RuntimeChecks
+  redactor: Redactor | undefined
+  allowUnused?: boolean
+  intercept?: boolean
+  sourcePath?: string
+}
+
+/**
+ * Imports the entry point's module through Vite's module runner and calls its export with the run's
+ * input in a strict replay Session over the run. The interceptor (started before the import, so the
+ * clients the module builds at load time see it) serves the calls of clients that are not wrapped.
+ */
+export async function replayModule(
+  source: Run,
+  entry: ModuleEntry,
+  options: ModuleReplayOptions,
+): Promise<{ run: Run; error?: unknown }> {
+  const interceptor = options.intercept === false ? undefined : interceptHostsOf(source)
+  try {
+    const fn = await loadEntry(entry, options.cwd)
+    const session = new Session({
+      mode: 'replay',
+      recorded: source,
+      // Messages name the source's cassette ("replay of cassette … diverged at step 2").
+      cassettePath: options.sourcePath,
+      allowUnused: options.allowUnused,
+      redactor: options.redactor,
+      hooks: options.checks.hooks,
+      // A replay keeps quiet about what it cannot throw: the caller gets the first error.
+      onWarning: () => {},
+    })
+    session.run.entryPoint = source.entryPoint
+    session.run.metadata = { ...source.metadata }
+    let result: { output?: unknown; error?: unknown }
+    try {
+      result = { output: await runInSession(session, () => fn(source.input)) }
+    } catch (error) {
+      result = { error }
+    }
+    try {
+      const run = await session.finish(result)
+      return result.error === undefined ? { run } : { run, error: result.error }
+    } catch (failure) {
+      // A divergence, steps left unused, a halt: the replay is still a run, which says how it failed.
+      return { run: markFailed(session.run, failure), error: failure }
+    }
+  } finally {
+    await interceptor?.close()
+  }
+}
+
+async function loadEntry(entry: ModuleEntry, cwd: string): Promise<(input: unknown) => unknown> {
+  const id =
+    entry.module.startsWith('.') || isAbsolute(entry.module) ? resolve(cwd, entry.module) : entry.module
+  let module: Record<string, unknown>
+  try {
+    module = await importWithVite(id, cwd)
+  } catch (error) {
+    if (isCrashlabError(error)) throw error
+    throw new CrashlabError(
+      'E_REPLAY_ENTRY',
+      `cannot load the entry point module ${entry.module} (resolved from ${cwd}): ${(error as Error)?.message ?? error}. ` +
+        'Run the replay from the folder the run was recorded in (`--cwd`), or record it again with the right `entryPoint.module`.',
+      { subject: entry.module, cause: error },
+    )
+  }
+  const fn = module[entry.export]
+  if (typeof fn !== 'function') {
+    const names = Object.keys(module).filter((k) => typeof module[k] === 'function')
+    throw new CrashlabError(
+      'E_REPLAY_ENTRY',
+      `the entry point module ${entry.module} has no function export "${entry.export}"` +
+        (names.length ? ` (its function exports: ${names.join(', ')})` : '') +
+        '. Record the run again with the right `entryPoint.export`.',
+      { subject: entry.module },
+    )
+  }
+  return fn as (input: unknown) => unknown
+}
+
+/** The interceptor for every host the run called; one already running in this process is used as it is. */
+function interceptHostsOf(run: Run): Interceptor | undefined {
+  const hosts = new Set<string>()
+  for (const step of run.steps) {
+    const url =
+      step.type === 'llm' ? step.request.wire.url : step.type === 'http' ? step.request.url : undefined
+    if (!url) continue
+    try {
+      hosts.add(new URL(url).origin)
+    } catch {
+      // a stored URL that does not parse names no host
+    }
+  }
+  if (hosts.size === 0) return undefined
+  try {
+    return startInterceptor({ hosts: [...hosts].sort(), otherHosts: 'error' })
+  } catch (error) {
+    // Another interceptor (the Vitest plugin's) already serves this process: its handlers read the same
+    // Session store, and wrapped clients never need one.
+    if (isCrashlabError(error, 'E_INTERCEPTOR_CONFLICT')) return undefined
+    throw error
+  }
+}

@@ -1,0 +1,167 @@
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { loadCassette } from '../../case/cassette-load.ts'
+import { writeCassette } from '../../case/cassette-write.ts'
+import type { EntryPoint, Run } from '../../case/schema/run.ts'
+import { CrashlabError, ERROR_CODES, type ErrorCode } from '../../errors.ts'
+import { markFailed } from './mark-failed.ts'
+
+type TestEntry = Extract<EntryPoint, { kind: 'test' }>
+
+/**
+ * The environment variables the plugin's setup file reads to replay one test from a given run instead
+ * of its own cassette (see plugin/setup.ts): the cassette to replay, the test's full name, and where to
+ * write the replayed run.
+ *
+ * @example
+ * spawn(vitest, ['run', file, '-t', name], { env: { ...process.env, [REPLAY_ENV.run]: cassette, [REPLAY_ENV.test]: name, [REPLAY_ENV.out]: out } })
+ */
+export const REPLAY_ENV = {
+  run: 'CRASHLAB_REPLAY_RUN',
+  test: 'CRASHLAB_REPLAY_TEST',
+  out: 'CRASHLAB_REPLAY_OUT',
+} as const
+
+interface TestReplayOptions {
+  cwd: string
+  sourcePath?: string
+  env?: NodeJS.ProcessEnv
+  onOutput?: (chunk: string) => void
+}
+
+interface JsonReport {
+  testResults?: Array<{
+    assertionResults?: Array<{ fullName?: string; status?: string; failureMessages?: string[] }>
+  }>
+}
+
+/**
+ * Runs the project's Vitest on the entry point's file, filtered to its one test, with the setup file
+ * told (REPLAY_ENV) to replay that test from `source` and write the replayed run to a file this reads.
+ */
+export async function replayTest(
+  source: Run,
+  entry: TestEntry,
+  options: TestReplayOptions,
+): Promise<{ run: Run; error?: unknown }> {
+  const bin = vitestBin(options.cwd)
+  const tmp = mkdtempSync(join(tmpdir(), 'crashlab-replay-'))
+  try {
+    const input = join(tmp, 'source.cassette.json')
+    const out = join(tmp, 'replay.cassette.json')
+    const report = join(tmp, 'report.json')
+    writeCassette(input, source)
+    const env: NodeJS.ProcessEnv = {}
+    for (const [key, value] of Object.entries(options.env ?? process.env)) {
+      // A parent Vitest's worker variables would confuse the child's; the record switch must not reach it.
+      if (!key.startsWith('VITEST') && key !== 'CRASHLAB_RECORD') env[key] = value
+    }
+    Object.assign(env, {
+      CRASHLAB_RECORD: 'replay',
+      [REPLAY_ENV.run]: input,
+      [REPLAY_ENV.test]: entry.test,
+      [REPLAY_ENV.out]: out,
+    })
+    const args = [
+      bin,
+      'run',
+      entry.file,
+      '-t',
+      `^${escapeRegExp(entry.test)}$`,
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${report}`,
+    ]
+    const code = await run(args, options.cwd, env, options.onOutput)
+    const result = readReport(report, entry.test)
+    if (!existsSync(out)) {
+      throw new CrashlabError(
+        'E_REPLAY_ENTRY',
+        `Vitest ran ${entry.file} (exit code ${code}) but the test "${entry.test}" did not replay: ` +
+          (result.found
+            ? `${result.message ?? 'it failed before its agent ran'}`
+            : 'no test has that name in that file') +
+          `. Run the replay from the folder the run was recorded in, where ${entry.file} exists, with crashlab() in ` +
+          'the plugins of its vitest.config.ts.',
+        { subject: entry.file },
+      )
+    }
+    const replayed = loadCassette(out).run
+    if (code === 0) return { run: replayed }
+    // The setup file writes a replay failure (a divergence, steps left unused) as the run's error.
+    const own = replayed.error?.code
+    // The child replayed a temporary copy of the run: name the source's own cassette instead.
+    const message = (replayed.error?.message ?? '').replaceAll(input, options.sourcePath ?? 'the stored run')
+    const error =
+      own && (ERROR_CODES as readonly string[]).includes(own)
+        ? new CrashlabError(own as ErrorCode, message, { subject: entry.file })
+        : new Error(result.message ?? `the replay of test "${entry.test}" failed (Vitest exit code ${code})`)
+    return { run: markFailed(replayed, error), error }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true })
+  }
+}
+
+function run(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  onOutput: ((chunk: string) => void) | undefined,
+): Promise<number> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    child.stdout.on('data', (d: Buffer) => onOutput?.(String(d)))
+    child.stderr.on('data', (d: Buffer) => onOutput?.(String(d)))
+    child.on('error', fail)
+    child.on('close', (code) => done(code ?? 1))
+  })
+}
+
+/** The test's status and its first failure, without the stack, from Vitest's JSON report. */
+function readReport(path: string, name: string): { found: boolean; message?: string } {
+  if (!existsSync(path)) return { found: false }
+  const report = JSON.parse(readFileSync(path, 'utf8')) as JsonReport
+  for (const file of report.testResults ?? []) {
+    for (const test of file.assertionResults ?? []) {
+      if (test.fullName !== name && test.fullName?.replaceAll(' > ', ' ') !== name.replaceAll(' > ', ' '))
+        continue
+      if (test.status === 'skipped' || test.status === 'pending') continue
+      const first = test.failureMessages?.[0]
+      return { found: true, message: first ? withoutStack(first) : undefined }
+    }
+  }
+  return { found: false }
+}
+
+function withoutStack(text: string): string {
+  const lines = text.split('\n')
+  const at = lines.findIndex((l) => /^\s+at /.test(l))
+  return (at === -1 ? lines : lines.slice(0, at))
+    .join('\n')
+    .replace(/^(CrashlabError|DivergenceError|Error): /, '')
+    .trim()
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
+
+function vitestBin(cwd: string): string {
+  try {
+    const pkgPath = createRequire(join(resolve(cwd), 'noop.js')).resolve('vitest/package.json')
+    const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { bin?: string | Record<string, string> }
+    const bin = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin?.vitest
+    if (bin && existsSync(join(dirname(pkgPath), bin))) return join(dirname(pkgPath), bin)
+  } catch {
+    // reported below
+  }
+  throw new CrashlabError(
+    'E_REPLAY_ENTRY',
+    `this run's entry point is a Vitest test, and Vitest cannot be found from ${cwd}: run the replay in the ` +
+      'project (`--cwd`), or install it there (`npm i -D vitest`).',
+    { subject: cwd },
+  )
+}

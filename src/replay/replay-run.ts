@@ -1,0 +1,135 @@
+import type { Run } from '../case/schema/run.ts'
+import type { ChecksOptions } from '../checks/detectors/options.ts'
+import { applyOracles } from '../checks/oracles/apply-oracles.ts'
+import { registeredOracles } from '../checks/oracles/internal/oracle-registry.ts'
+import { RuntimeChecks } from '../checks/runtime/runtime-checks.ts'
+import { loadConfig } from '../config/load-config.ts'
+import { mergeConfig } from '../config/merge-config.ts'
+import { CrashlabError } from '../errors.ts'
+import { createRedactor } from '../redact/create-redactor.ts'
+import type { RunStore, StoredRunSummary } from '../store/types.ts'
+import { replayModule } from './internal/replay-module.ts'
+import { replayTest } from './internal/replay-test.ts'
+
+/**
+ * Options of `replayRun`.
+ *
+ * @example
+ * const options: ReplayRunOptions = { cwd: '/repo', store: await openStore(), tags: ['nightly-replay'] }
+ */
+export interface ReplayRunOptions {
+  /** Where the entry point's paths are resolved (`module`, the test `file`) and Vitest runs. Default `process.cwd()`. */
+  cwd?: string
+  /** Saves the replay there (with `links.replayOf` naming the source run), whatever it did. Default: not stored. */
+  store?: RunStore
+  /** Tags of the stored replay. */
+  tags?: string[]
+  /** The project config file (checks, prices, redaction rules): a path, or `false` for none. Default: the one found from `cwd`. */
+  config?: string | false
+  /** Lets the replay end with recorded model or tool steps unused. Default false: a replay does what the run did. */
+  allowUnused?: boolean
+  /**
+   * For a `module` entry point: start crashlab's interceptor for the hosts the run called (default
+   * true), so that SDK clients the module builds itself are replayed too. Off, only clients given to
+   * `wrap(client)` are.
+   */
+  intercept?: boolean
+  /** The cassette the source run was loaded from, named in a divergence's message. */
+  sourcePath?: string
+  /** For a `test` entry point: receives Vitest's output, chunk by chunk. Default: dropped. */
+  onOutput?: (chunk: string) => void
+  /** For a `test` entry point: the environment of the Vitest child. Default `process.env`. */
+  env?: NodeJS.ProcessEnv
+}
+
+/**
+ * What `replayRun` gives back.
+ *
+ * @example
+ * const { run, error, stored } = await replayRun(source, { store })
+ * if (error) console.error(error instanceof Error ? error.message : error)
+ */
+export interface ReplayResult {
+  /** The replayed run: a new id, `links.replayOf` the source's, graded like the source. */
+  run: Run
+  /**
+   * Why the replay failed: a `DivergenceError` (`E_DIVERGENCE`), recorded steps left unused
+   * (`E_REPLAY_UNUSED`), the agent's own error, or a failed test. Undefined when it replayed cleanly.
+   */
+  error?: unknown
+  /** The replay as stored, when `store` was given. */
+  stored?: StoredRunSummary
+}
+
+/**
+ * Runs a stored run's entry point again, offline, against the run's own recording: every model call is
+ * served from its steps, every `tool()` call gets its recorded result, nothing reaches the network. A
+ * `module` entry point (`record(name, fn, { entryPoint })`) is imported through Vite's module runner
+ * (TypeScript works) and its export called with the run's input in a strict replay Session; a `test`
+ * entry point (an `agentCase` test) is run by the project's Vitest, that one test replaying this run.
+ * A run with no entry point throws `E_REPLAY_NO_ENTRY`. A divergence does not throw: the replay is
+ * still a run (status `error`), returned (and stored) with the divergence as `error`.
+ *
+ * @example
+ * import { openStore, replayRun } from 'crashlab'
+ *
+ * const store = await openStore()
+ * const { run, error } = await replayRun(store.load('last'), { store })
+ * console.log(run.links.replayOf, error ? 'diverged' : 'replayed')
+ * store.close()
+ */
+export async function replayRun(source: Run, options: ReplayRunOptions = {}): Promise<ReplayResult> {
+  const entry = source.entryPoint
+  if (!entry) throw noEntryPointError(source)
+  const cwd = options.cwd ?? process.cwd()
+  let replayed: { run: Run; error?: unknown }
+  if (entry.kind === 'test') {
+    replayed = await replayTest(source, entry, { ...options, cwd })
+  } else {
+    const { config } = await loadConfig({ cwd, file: options.config, env: options.env })
+    // The checks the source ran with: the config file's, under the test's own (agentCase stores them).
+    const layered = mergeConfig(config, { checks: storedChecks(source) })
+    const checks = new RuntimeChecks({ checks: layered.checks, prices: layered.prices })
+    const redactor = config.redaction ? createRedactor(config.redaction) : undefined
+    const done = await replayModule(source, entry, { ...options, cwd, checks, redactor })
+    replayed = { run: await grade(checks.finalize(done.run), source, done.error), error: done.error }
+  }
+  const run = { ...replayed.run, links: { ...replayed.run.links, replayOf: source.id } }
+  const stored = options.store?.save(run, { tags: options.tags })
+  return { run, ...(replayed.error !== undefined && { error: replayed.error }), ...(stored && { stored }) }
+}
+
+/**
+ * The message of a run that cannot be started again, naming the two ways to give it an entry point.
+ *
+ * @example
+ * throw noEntryPointError(run)
+ */
+export function noEntryPointError(run: Run): CrashlabError {
+  return new CrashlabError(
+    'E_REPLAY_NO_ENTRY',
+    `run ${run.id} (${run.name}) has no entry point, so there is nothing to start again: crashlab replays a ` +
+      "run by calling its agent again. Record it with one: `record(name, fn, { input, entryPoint: { kind: 'module', " +
+      "module: './src/agent.ts', export: 'runAgent' } })` for an importable function, or run it as an " +
+      '`agentCase` test (its runs name the test). `crashlab replay <file.agentcase> --mock` replays a case ' +
+      'without its agent.',
+    { subject: run.id },
+  )
+}
+
+/**
+ * The oracles registered for the agent in this process (the entry module registers them when it imports
+ * its `check()` calls) grade the replay; with none registered, a replay that went as recorded keeps the
+ * source's check results, as `crashlab check` keeps them: they cannot be evaluated again here.
+ */
+async function grade(run: Run, source: Run, error: unknown): Promise<Run> {
+  if (registeredOracles(source.name).length > 0) return (await applyOracles(run, { agent: source.name })).run
+  return error === undefined ? { ...run, checks: source.checks, outcome: source.outcome } : run
+}
+
+function storedChecks(run: Run): ChecksOptions | undefined {
+  const checks = run.metadata.checks
+  return typeof checks === 'object' && checks !== null && !Array.isArray(checks)
+    ? (checks as ChecksOptions)
+    : undefined
+}
