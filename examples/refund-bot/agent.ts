@@ -43,18 +43,16 @@ export interface RefundBotOptions {
 }
 
 /**
- * The demo agent: a plain OpenAI chat tool loop, written the way agents usually are, with nothing
- * crashlab-specific in it. It asks the model, runs the tools the model calls, and feeds the results
- * back until the model answers in text.
+ * The bot's two tools over a shop, through crashlab's `tool()`: recorded during a recorded run, served
+ * from the cassette in a replay, where the side-effect tool (`issue_refund`) never runs. Outside a
+ * crashlab session they are plain calls.
  *
  * @example
- * const answer = await runRefundBot('Refund my order A17, it arrived broken', { client: new OpenAI(), shop: createShop() })
+ * const tools = refundTools(createShop())
+ * await tools.get_order({ order_id: 'A17' })
  */
-export async function runRefundBot(input: string, options: RefundBotOptions): Promise<string> {
-  const { client, shop, model = 'gpt-4o-mini', maxSteps = 8 } = options
-  // crashlab's tool(): recorded during a recorded run, served from the cassette in a replay, where the
-  // side-effect tool never runs. Outside a crashlab session it is a plain call.
-  const tools = {
+export function refundTools(shop: Shop) {
+  return {
     get_order: tool((args: { order_id: string }) => shop.getOrder(args), {
       name: 'get_order',
       sideEffects: false,
@@ -64,6 +62,19 @@ export async function runRefundBot(input: string, options: RefundBotOptions): Pr
       sideEffects: true,
     }),
   }
+}
+
+/**
+ * The demo agent: a plain OpenAI chat tool loop, written the way agents usually are, with nothing
+ * crashlab-specific in it. It asks the model, runs the tools the model calls, and feeds the results
+ * back until the model answers in text.
+ *
+ * @example
+ * const answer = await runRefundBot('Refund my order A17, it arrived broken', { client: new OpenAI(), shop: createShop() })
+ */
+export async function runRefundBot(input: string, options: RefundBotOptions): Promise<string> {
+  const { client, shop, model = 'gpt-4o-mini', maxSteps = 8 } = options
+  const tools = refundTools(shop)
   const messages: ChatCompletionMessageParam[] = [
     { role: 'system', content: SYSTEM_PROMPT },
     { role: 'user', content: input },
