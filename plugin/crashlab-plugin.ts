@@ -3,7 +3,13 @@ import type { Plugin } from 'vite'
 // The `configureVitest` hook is declared on Vite's Plugin type by Vitest's config types.
 import type {} from 'vitest/config'
 import type { CrashlabMode } from '../fixtures/index.ts'
-import { type ChecksOptions, loadConfig, type PriceOverride, validateConfig } from '../src/index.ts'
+import {
+  type ChecksOptions,
+  EXPORTED_TAG,
+  loadConfig,
+  type PriceOverride,
+  validateConfig,
+} from '../src/index.ts'
 import type { ProvidedCrashlabConfig } from './provided-config.ts'
 import { CrashlabReporter } from './reporter.ts'
 import { resolveMode } from './resolve-mode.ts'
@@ -90,6 +96,13 @@ export function crashlab(options: CrashlabPluginOptions = {}): Plugin {
       // First: the interceptor must be up before the user's setup files create SDK clients.
       if (!setupFiles.includes(SETUP_FILE)) test.setupFiles = [SETUP_FILE, ...setupFiles]
       addReporter(test, reporter)
+      // The tag of the regression tests `crashlab export-test` writes: declared, since Vitest refuses
+      // undeclared tags, so `vitest --tags-filter=crashlab-exported` runs them alone.
+      test.tags ??= []
+      const tags = test.tags
+      if (!tags.some((t) => t.name === EXPORTED_TAG)) {
+        tags.push({ name: EXPORTED_TAG, description: 'regression tests written by `crashlab export-test`' })
+      }
     },
     async configureVitest({ project, vitest }) {
       // Read (and validated) now, so that a bad key stops the run before any test, naming the key.

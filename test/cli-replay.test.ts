@@ -1,12 +1,13 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { installInterceptor, type Run, record } from '../src/index.ts'
 import { replayRun } from '../src/replay/index.ts'
 import { openStore, type RunStore } from '../src/store/index.ts'
 import { type ScriptedProvider, startScriptedProvider } from '../src/testing/index.ts'
+import { BUILT_BIN } from './helpers/built-bin.ts'
 import { answerOrder } from './projects/replay/agent.ts'
 import { orderModel } from './projects/replay/model.ts'
 import { copyProject, removeProject, runFixture } from './projects/run-fixture.ts'
@@ -14,8 +15,7 @@ import { copyProject, removeProject, runFixture } from './projects/run-fixture.t
 // `crashlab replay`: a run recorded with record(..., { entryPoint }) is started again offline through its
 // module, and a run of an agentCase test through Vitest, in a copy of the fixture project
 // test/projects/replay (an order bot on the OpenAI SDK against the scripted provider).
-const root = resolve(import.meta.dirname, '..')
-const bin = join(root, 'src/cli/bin.ts')
+const bin = BUILT_BIN
 const ENTRY = { kind: 'module', module: './agent.ts', export: 'answerOrder' } as const
 const QUESTION = 'Where is my order A17?'
 

@@ -1,20 +1,20 @@
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { exportedFilter } from '../src/cli/commands/vitest.ts'
 import { createRun, installInterceptor, loadCassette, type Run, record } from '../src/index.ts'
 import { exportTest } from '../src/replay/index.ts'
 import { type ScriptedProvider, startScriptedProvider } from '../src/testing/index.ts'
+import { BUILT_BIN } from './helpers/built-bin.ts'
 import { answerOrder } from './projects/replay/agent.ts'
 import { orderModel } from './projects/replay/model.ts'
 import { copyProject, removeProject, runFixture } from './projects/run-fixture.ts'
 
 // `crashlab export-test`: a stored run becomes a Vitest test plus its cassette, run by a real Vitest in a
 // copy of test/projects/replay (whose config maps 'crashlab/vitest' to this repository's plugin).
-const root = resolve(import.meta.dirname, '..')
-const bin = join(root, 'src/cli/bin.ts')
+const bin = BUILT_BIN
 
 let provider: ScriptedProvider
 let project: string
@@ -92,6 +92,14 @@ describe('crashlab export-test', () => {
     expect(r.output).toMatch(/Tests\s+1 passed \(1\)/)
     // The replay never reached the provider: it was closed over by the recording only.
     expect(provider.requests).toHaveLength(2)
+  })
+
+  it('carries the crashlab-exported tag: vitest --tags-filter runs it alone too', async () => {
+    expect(readFileSync(testFile, 'utf8')).toContain("{ tags: ['crashlab-exported'] }")
+    const r = await runFixture(project, ['run', '--tags-filter=crashlab-exported'])
+    expect(r.code, r.output).toBe(0)
+    expect(r.output).toMatch(/Tests\s+1 passed/)
+    expect(r.output).not.toMatch(/order\.spec\.ts.*✓/)
   })
 
   it('fails when its cassette is tampered with: a tool call the model never made diverges', async () => {

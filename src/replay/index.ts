@@ -11,5 +11,6 @@ export {
   type ExportTestOptions,
   exportTest,
 } from './export-test.ts'
+export { EXPORTED_TAG } from './exported-tag.ts'
 export { REPLAY_ENV } from './internal/replay-test.ts'
 export { noEntryPointError, type ReplayResult, type ReplayRunOptions, replayRun } from './replay-run.ts'

@@ -1,4 +1,5 @@
 import type { Run } from '../../case/schema/run.ts'
+import { EXPORTED_TAG } from '../exported-tag.ts'
 
 interface SourceOptions {
   /** The cassette, relative to the test file (`./__cassettes__/…`). */
@@ -18,13 +19,14 @@ export function exportedTestSource(run: Run, options: SourceOptions): string {
       (replays
         ? `replays it offline through its entry point (${run.entryPoint?.kind === 'module' ? `${run.entryPoint.module}#${run.entryPoint.export}` : ''}),`
         : 'grades it again with the runtime checks,'),
-    '// and asserts the status, check results and findings the run had. Run it with `npx crashlab vitest --exported`.',
+    '// and asserts the status, check results and findings the run had. Run it with `npx crashlab vitest --exported`',
+    `// (or \`npx vitest --tags-filter=${EXPORTED_TAG}\`: the crashlab() plugin declares the tag).`,
     `import { crashlabReplay, crashlabStore } from ${str(options.importFrom)}`,
     "import { describe, expect, test } from 'vitest'",
     '',
     "const it = test.extend('crashlabStore', crashlabStore)",
     '',
-    `describe(${str(options.suite)}, () => {`,
+    `describe(${str(options.suite)}, { tags: [${str(EXPORTED_TAG)}] }, () => {`,
     `  it(${str(`${run.name} run ${run.id}`)}, async ({ crashlabStore }) => {`,
     `    const run = await crashlabReplay(${str(options.cassette)}, { store: crashlabStore })`,
     `    expect(run.status).toBe(${str(run.status)})`,
