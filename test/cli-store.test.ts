@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -107,6 +107,26 @@ describe('the store commands', () => {
     expect(page.toLowerCase()).toContain('<!doctype html>')
     expect(page).toContain('refundNeverExceedsTotal')
     expect(page).not.toContain('<script')
+  })
+
+  it('bad input: a missing file to import, a corrupt store index, each named with the next step', () => {
+    const missing = crashlab('import', join(dir, 'nope.cassette.json'))
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toContain(join(dir, 'nope.cassette.json'))
+    expect(missing.stderr).toContain('(E_FILE_NOT_FOUND)')
+    const broken = join(dir, 'broken-store')
+    mkdirSync(broken, { recursive: true })
+    writeFileSync(join(broken, 'index.db'), 'this is not an SQLite database, it is a text file'.repeat(200))
+    const env = { ...process.env, NO_COLOR: '1', CRASHLAB_DIR: broken }
+    const r = spawnSync(process.execPath, [bin, 'ls'], { cwd: dir, encoding: 'utf8', env })
+    expect(r.status).toBe(1)
+    expect(r.stderr).toContain(join(broken, 'index.db'))
+    expect(r.stderr).toContain('(E_STORE_CORRUPT)')
+    const json = join(dir, 'not-a-run.json')
+    writeFileSync(json, '{"hello": "world"}')
+    const unknown = crashlab('import', json)
+    expect(unknown.code).toBe(1)
+    expect(unknown.stderr).toContain('neither an AgentCase')
   })
 
   it('export: a cassette and an agentcase that read back, redacted', () => {
