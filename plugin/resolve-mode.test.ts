@@ -40,6 +40,25 @@ describe('resolveMode', () => {
     )
   })
 
+  it('accepts diverged from every switch: CRASHLAB_RECORD, --record=diverged, --mode record:diverged, the option', () => {
+    expect(resolveMode({ env: { CRASHLAB_RECORD: 'diverged' }, argv: [], updateSnapshot: 'none' })).toEqual({
+      mode: 'diverged',
+      source: 'CRASHLAB_RECORD=diverged',
+    })
+    expect(resolveMode({ env: {}, argv: ['vitest', 'run', '--', '--record=diverged'] }).mode).toBe('diverged')
+    expect(resolveMode({ env: {}, argv: [], viteMode: 'record:diverged', updateSnapshot: 'none' })).toEqual({
+      mode: 'diverged',
+      source: '--mode record:diverged',
+    })
+    expect(resolveMode({ env: {}, argv: [], viteMode: 'record:missing' }).mode).toBe('missing')
+    expect(resolveMode({ env: {}, argv: [], option: 'diverged', updateSnapshot: 'none' }).mode).toBe(
+      'diverged',
+    )
+    expect(() => resolveMode({ env: {}, argv: [], viteMode: 'record:later' })).toThrow(
+      '--mode record:later is "later", which is not a record mode: use one of replay, missing, all, diverged, off',
+    )
+  })
+
   it('rejects an unknown mode with E_RECORD_MODE, naming where it came from', () => {
     expect(parseMode('1', 'x')).toBe('all')
     expect(parseMode(' Missing ', 'x')).toBe('missing')

@@ -1,7 +1,7 @@
 import type { CrashlabMode } from '../fixtures/index.ts'
 import { CrashlabError } from '../src/index.ts'
 
-const MODES: readonly CrashlabMode[] = ['replay', 'missing', 'all', 'off']
+const MODES: readonly CrashlabMode[] = ['replay', 'missing', 'all', 'diverged', 'off']
 
 /**
  * Everything the record switch can come from, gathered by the plugin.
@@ -14,7 +14,7 @@ export interface ModeInputs {
   env: Record<string, string | undefined>
   /** `vitest run -- --record` and `-- --record=missing` are read from here. */
   argv: readonly string[]
-  /** Vite's mode: `vitest --mode record` means `all`. */
+  /** Vite's mode: `vitest --mode record` means `all`, `--mode record:<mode>` that mode (`record:diverged`). */
   viteMode?: string
   /** The plugin's `mode` option: replaces the default, loses to an explicit switch. */
   option?: CrashlabMode
@@ -34,15 +34,17 @@ export interface ResolvedMode {
 }
 
 /**
- * Resolves the record mode. First match wins: `CRASHLAB_RECORD=all|missing|replay|off` (also set by
- * `npx crashlab vitest --record`), `--record` / `--record=<mode>` after `--` on Vitest's command line,
- * `vitest --mode record` (`all`), the plugin's `mode` option, then the default: `replay` when Vitest
- * does not write snapshots (`CI=true` without `-u`), `missing` otherwise.
+ * Resolves the record mode. First match wins: `CRASHLAB_RECORD=all|missing|diverged|replay|off` (also
+ * set by `npx crashlab vitest --record[=<mode>]`), `--record` / `--record=<mode>` after `--` on Vitest's
+ * command line, `vitest --mode record` (`all`) or `--mode record:<mode>`, the plugin's `mode` option,
+ * then the default: `replay` when Vitest does not write snapshots (`CI=true` without `-u`), `missing`
+ * otherwise.
  *
  * @example
  * resolveMode({ env: {}, argv: ['vitest', 'run', '--', '--record'] }).mode          // 'all'
  * resolveMode({ env: {}, argv: [], updateSnapshot: 'none' }).mode                  // 'replay'
  * resolveMode({ env: { CRASHLAB_RECORD: 'missing' }, argv: [] }).mode              // 'missing'
+ * resolveMode({ env: {}, argv: [], viteMode: 'record:diverged' }).mode             // 'diverged'
  */
 export function resolveMode(inputs: ModeInputs): ResolvedMode {
   const fromEnv = inputs.env.CRASHLAB_RECORD
@@ -55,6 +57,10 @@ export function resolveMode(inputs: ModeInputs): ResolvedMode {
     return { mode: parseMode(value, '--record'), source: flag }
   }
   if (inputs.viteMode === 'record') return { mode: 'all', source: '--mode record' }
+  if (inputs.viteMode?.startsWith('record:')) {
+    const source = `--mode ${inputs.viteMode}`
+    return { mode: parseMode(inputs.viteMode.slice('record:'.length), source), source }
+  }
   if (inputs.option !== undefined) {
     return {
       mode: parseMode(inputs.option, 'the `mode` option'),

@@ -3,7 +3,8 @@
  * MSW interceptor before the test module (and the SDK clients it creates) loads, and gives each test a
  * Session of its own through `aroundEach`, which AsyncLocalStorage carries into everything the test
  * starts, also under `test.concurrent`. After the test it ends the Session (a replay failure the agent
- * swallowed still fails the test) and writes the cassette when the test recorded something.
+ * swallowed still fails the test) and writes the cassette when the test recorded something (in mode
+ * `diverged`, only when the run left its recording).
  */
 import { existsSync } from 'node:fs'
 import { afterAll, aroundEach, inject, type TestContext } from 'vitest'
@@ -91,8 +92,18 @@ function openTest(task: Task, mode: CrashlabMode, cassetteDir: string | undefine
     return state
   }
   const exists = existsSync(cassettePath)
-  if (mode === 'all' || (mode === 'missing' && !exists)) {
+  if (mode === 'all' || ((mode === 'missing' || mode === 'diverged') && !exists)) {
     return { ...base, action: 'record', session: new Session({ mode: 'record', ...common, cassettePath }) }
+  }
+  if (mode === 'diverged') {
+    // Replays up to the first divergence and records from there; `finishTestSession` turns the action
+    // into `record` when the run left the recording, and only then is the cassette written.
+    const recorded = loadCassette(cassettePath).run
+    return {
+      ...base,
+      action: 'replay',
+      session: new Session({ mode: 'replay', onDivergence: 'record', recorded, ...common, cassettePath }),
+    }
   }
   // replay: a missing cassette is replayed as an empty recording, so a test that never calls a model
   // passes, and the first call that does fails the test with the command that records it.
@@ -112,6 +123,8 @@ async function closeTest(state: TestState, task: Task): Promise<void> {
     // agentCase and the agent fixture finish the Session themselves; a plain test leaves it to us.
     if (!state.session.isFinished) state.run = await finishTestSession(state, name, {})
   } finally {
+    // A diverged Session finished by hand (not through finishTestSession) still left its recording.
+    if (state.action === 'replay' && state.session.divergedAt !== undefined) state.action = 'record'
     const run = state.run ?? state.session.run
     const replayOut = replayOutputs.get(state)
     if (replayOut) writeReplayed(replayOut, run, state.session)

@@ -97,8 +97,12 @@ export async function handleExchange(
   }
   if (decision && 'respond' in decision) return answer(session, ctx, decision.respond, t0, recording)
 
-  // At replay every call is keyed, so `matched` is set.
-  if (session.mode === 'replay') return replay(session, ctx, hash, matched!, request.url, startedAt, t0)
+  // At replay every call is keyed, so `matched` is set. A replay that records from its first divergence
+  // on (`onDivergence: 'record'`) gets no answer for that call: it goes live below.
+  if (session.mode === 'replay') {
+    const replayed = replay(session, ctx, hash, matched!, request.url, startedAt, t0)
+    if (replayed) return replayed
+  }
 
   const headers = new Headers(request.headers)
   headers.set('accept-encoding', 'identity')
@@ -148,7 +152,7 @@ function replay(
   url: string,
   startedAt: string,
   t0: number,
-): Response {
+): Response | undefined {
   const recorded = takeRecordedCall(session, ctx.kind, hash)
   if (!recorded) {
     const divergence = callDivergence(session, {
@@ -158,6 +162,7 @@ function replay(
       hash,
       matched,
     })
+    if (session.recordFrom(divergence)) return undefined
     session.fail(divergence)
     // Not an HTTP error: an SDK would retry it and an agent might turn it into an answer. A failed
     // connection stops the call; the Session throws the divergence itself when the run ends.
@@ -165,7 +170,13 @@ function replay(
   }
   let response: WireResponse | null
   let incomplete = false
-  if (recorded.type === 'llm') {
+  if (session.onDivergence === 'record') {
+    // The run keeps the recording up to its first divergence: the recorded step itself (its request as
+    // stored, its timing), so that a cassette written again holds it byte for byte.
+    session.addStep({ ...recorded })
+    response = recorded.type === 'llm' ? (recorded.response?.wire ?? null) : recorded.response
+    incomplete = recorded.type === 'llm' && (recorded.response?.incomplete ?? false)
+  } else if (recorded.type === 'llm') {
     const answer = recorded.response
     response = answer?.wire ?? null
     incomplete = answer?.incomplete ?? false

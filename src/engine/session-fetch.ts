@@ -33,9 +33,11 @@ export function sessionFetch(original: typeof fetch = globalThis.fetch): Session
       // undici's own options (a proxy `dispatcher`) do not survive `new Request`: pass them on upstream.
       const dispatcher = (init as { dispatcher?: unknown } | undefined)?.dispatcher
       const extra = dispatcher === undefined ? undefined : ({ dispatcher } as RequestInit)
-      // A replay sends nothing, so its request need not follow the caller's signal (which costs); and
-      // the usual SDK call gets a plain request, not an undici Request (see `exchangeRequestOf`).
-      const request = exchangeRequestOf(input, init, { followSignal: session.mode !== 'replay' })
+      // A replay sends nothing, so its request need not follow the caller's signal (which costs), unless
+      // it records from its first divergence on; and the usual SDK call gets a plain request, not an
+      // undici Request (see `exchangeRequestOf`).
+      const followSignal = session.mode !== 'replay' || session.onDivergence === 'record'
+      const request = exchangeRequestOf(input, init, { followSignal })
       // The request itself going upstream (not a copy made from what was read) is the call as it was
       // made: sent with the caller's own arguments, since the request read may not carry the body itself.
       return handleExchange(session, request, (req) =>

@@ -37,6 +37,14 @@ export interface SessionOptions {
   replayTiming?: boolean
   /** Lets a replay end with recorded model or tool steps left unused. Default false. */
   allowUnused?: boolean
+  /**
+   * What a replay does at its first model, http or `tool()` call that matches no unused recorded step:
+   * `fail` (the default) keeps a `DivergenceError` for `finish()`; `record` switches the Session to
+   * `record` from that call on (the call goes live, tools run, new steps follow the replayed ones), so
+   * that the run keeps the recording's verified prefix and re-records only what changed. See
+   * `divergedAt`.
+   */
+  onDivergence?: 'fail' | 'record'
   /** The redaction rules the request hash is taken under; the default redactor when omitted. */
   redactor?: Redactor
   /**
@@ -69,12 +77,12 @@ interface Pending {
  * const run = await session.finish({ output })  // throws a divergence even if the agent caught it
  */
 export class Session {
-  readonly mode: SessionMode
   readonly run: Run
   readonly recorded: Run | null
   readonly hooks: SessionHooks
   readonly replayTiming: boolean
   readonly allowUnused: boolean
+  readonly onDivergence: 'fail' | 'record'
   readonly redactor: Redactor | undefined
   readonly matching: MatchingOptions | undefined
   readonly label: string | undefined
@@ -85,6 +93,9 @@ export class Session {
   /** Below this index every recorded step is consumed: where a lookup of unused steps starts. */
   private firstUnused = 0
   private haltedBy: CrashlabError | undefined
+  private currentMode: SessionMode
+  private divergedStep: number | undefined
+  private divergedBy: CrashlabError | undefined
   private readonly pending = new Set<Pending>()
   private readonly onWarning: (message: string) => void
   private readonly settleMs: number
@@ -99,13 +110,22 @@ export class Session {
         { subject: options.cassettePath ?? options.label },
       )
     }
-    this.mode = options.mode
+    this.currentMode = options.mode
     this.recorded = options.recorded ?? null
+    this.onDivergence = options.mode === 'replay' ? (options.onDivergence ?? 'fail') : 'fail'
     this.run = createRun({
       name: options.name ?? this.recorded?.name ?? 'run',
       input: options.input ?? this.recorded?.input ?? null,
     })
-    if (this.recorded && options.mode === 'replay') this.run.links.replayOf = this.recorded.id
+    if (this.recorded && this.onDivergence === 'record') {
+      // The run continues the recording rather than replaying it: same id, start and links, so that a
+      // cassette written again differs from the old one only where the run did.
+      this.run.id = this.recorded.id
+      this.run.startedAt = this.recorded.startedAt
+      this.run.links = { ...this.recorded.links }
+    } else if (this.recorded && options.mode === 'replay') {
+      this.run.links.replayOf = this.recorded.id
+    }
     this.hooks = options.hooks ?? {}
     this.replayTiming = options.replayTiming ?? false
     this.allowUnused = options.allowUnused ?? false
@@ -115,6 +135,62 @@ export class Session {
     this.cassettePath = options.cassettePath
     this.onWarning = options.onWarning ?? ((m) => process.emitWarning(m, { code: 'CRASHLAB_SESSION' }))
     this.settleMs = options.settleMs ?? 2000
+  }
+
+  /**
+   * How the Session treats calls now: the mode it was created with, except that a replay with
+   * `onDivergence: 'record'` is `record` from its first divergence on.
+   *
+   * @example
+   * if (session.mode === 'replay') console.log('served from', session.cassettePath)
+   */
+  get mode(): SessionMode {
+    return this.currentMode
+  }
+
+  /**
+   * For a replay with `onDivergence: 'record'`: the index of the first step that is not the recording's
+   * (the run was recorded live from there, or it ended there with recorded model or tool steps left
+   * unused), or undefined while the run follows the recording. Steps before it are the recorded steps
+   * themselves; when it is undefined after `finish()`, the run is the recording and nothing needs
+   * writing.
+   *
+   * @example
+   * const run = await session.finish({ output })
+   * if (session.divergedAt !== undefined) writeCassette(path, run)
+   */
+  get divergedAt(): number | undefined {
+    return this.divergedStep
+  }
+
+  /**
+   * Why `divergedAt` is set: the `DivergenceError` of the call that left the recording, or an
+   * `E_REPLAY_UNUSED` error when the run ended short of it. Kept for messages, never thrown.
+   *
+   * @example
+   * if (session.divergence) console.log(session.divergence.message)
+   */
+  get divergence(): CrashlabError | undefined {
+    return this.divergedBy
+  }
+
+  /**
+   * Called by the engine when a replayed call matches nothing. With `onDivergence: 'record'` the Session
+   * switches to `record` for the rest of the run, remembers `reason` (see `divergedAt`), and returns
+   * true: the caller serves the call live. Otherwise it returns false and changes nothing: the caller
+   * fails the call as a replay does.
+   *
+   * @example
+   * if (!session.recordFrom(divergence)) session.fail(divergence)
+   */
+  recordFrom(reason: CrashlabError): boolean {
+    if (this.onDivergence !== 'record' || this.finished) return false
+    if (this.currentMode === 'replay') {
+      this.currentMode = 'record'
+      this.divergedStep = this.run.steps.length
+      this.divergedBy = reason
+    }
+    return true
   }
 
   /** The run named for messages: test name and cassette path, when known. */
@@ -258,9 +334,16 @@ export class Session {
     this.run.output = failed ? null : toJsonValue(result.output)
     this.run.error = failed ? toStepError(result.error) : null
     // A halted run stopped on purpose: the recorded steps after the halt are unused by design.
-    if (this.mode === 'replay' && !this.allowUnused && !this.haltedBy) {
+    if (this.mode === 'replay' && !this.haltedBy && (this.onDivergence === 'record' || !this.allowUnused)) {
       const unused = this.unconsumed().filter((s) => s.type === 'llm' || s.type === 'tool')
-      if (unused.length > 0) this.fail(unusedError(this.where, unused, this.cassettePath))
+      if (unused.length > 0) {
+        const error = unusedError(this.where, unused, this.cassettePath)
+        // The agent now stops earlier: a re-recording keeps what it did and drops the rest.
+        if (this.onDivergence === 'record') {
+          this.divergedStep = this.run.steps.length
+          this.divergedBy = error
+        } else this.fail(error)
+      }
     }
     const first = this.haltedBy ?? this.errors[0]
     if (failed) {

@@ -1,5 +1,8 @@
+import { canonicalStringify } from '../case/internal/canonical-json.ts'
 import type { JsonValue } from '../case/schema/json.ts'
 import type { StepError, ToolStep } from '../case/schema/step.ts'
+import { CrashlabError } from '../errors.ts'
+import { redactDocument } from '../redact/redact-document.ts'
 import { currentSession } from './context.ts'
 import { takeRecordedTool, toolDivergence } from './internal/match-tool.ts'
 import { fromStepError, toJsonValue, toStepError } from './internal/values.ts'
@@ -27,8 +30,9 @@ export interface ToolOptions {
  * Wraps a tool function so that, inside a Session, each call becomes a `tool` step: its arguments, its
  * result or the error it threw (as data), whether it has side effects, and how long it took. At
  * replay it returns the recorded result (or throws an Error rebuilt from the recorded one) and never
- * runs `fn`; a call with other arguments, or another tool at that point, is a divergence. Outside a
- * Session it is `fn`. One argument is stored as itself, several as an array. Once the Session is halted
+ * runs `fn`; a call with other arguments, or another tool at that point, is a divergence (in a replay
+ * with `onDivergence: 'record'`, it switches the Session to record and runs `fn`). Outside a Session it
+ * is `fn`. One argument is stored as itself, several as an array. Once the Session is halted
  * (`session.halt(error)`), a call throws that error and neither runs `fn` nor records anything.
  *
  * @example
@@ -61,12 +65,19 @@ export function tool<F extends (...args: never[]) => unknown>(fn: F, options: To
     const recorded = takeRecordedTool(session, options.name, argsJson)
     if (!recorded) {
       const divergence = toolDivergence(session, options.name, argsJson)
+      // A replay that records from its first divergence on runs the tool, as a recording does.
+      if (session.recordFrom(divergence))
+        return runAndRecord(session, options, argsJson, () => fn.apply(this, args))
       session.fail(divergence)
       if (isAsync) return Promise.reject(divergence)
       throw divergence
     }
-    if (options.replay === 'live') return runAndRecord(session, options, argsJson, () => fn.apply(this, args))
-    session.addStep({ ...recorded, args: argsJson })
+    if (options.replay === 'live') {
+      const keep = session.onDivergence === 'record' ? recorded : undefined
+      return runAndRecord(session, options, argsJson, () => fn.apply(this, args), keep)
+    }
+    // Keeping the recording's prefix (`onDivergence: 'record'`), the step is the recorded one as stored.
+    session.addStep(session.onDivergence === 'record' ? { ...recorded } : { ...recorded, args: argsJson })
     if (recorded.result === undefined && recorded.error) {
       const error = fromStepError(recorded.error)
       if (isAsync) return Promise.reject(error)
@@ -78,7 +89,18 @@ export function tool<F extends (...args: never[]) => unknown>(fn: F, options: To
   return wrapped as unknown as F
 }
 
-function runAndRecord(session: Session, options: ToolOptions, args: JsonValue, run: () => unknown): unknown {
+/**
+ * Runs the tool and adds its step. With `keep` (a recorded step a run keeping the recording's prefix
+ * matched), the recorded step is added instead when the tool gave the same result or error; a different
+ * one is the run's divergence, from which it records.
+ */
+function runAndRecord(
+  session: Session,
+  options: ToolOptions,
+  args: JsonValue,
+  run: () => unknown,
+  keep?: ToolStep,
+): unknown {
   const startedAt = new Date().toISOString()
   const t0 = performance.now()
   const add = (result: { value: unknown } | { error: StepError }) => {
@@ -91,6 +113,16 @@ function runAndRecord(session: Session, options: ToolOptions, args: JsonValue, r
       error: 'error' in result ? result.error : null,
     }
     if ('value' in result) step.result = toJsonValue(result.value)
+    if (keep && session.mode === 'replay') {
+      if (outcomeOf(session, step) === outcomeOf(session, keep)) return void session.addStep({ ...keep })
+      session.recordFrom(
+        new CrashlabError(
+          'E_DIVERGENCE',
+          `${session.where}: tool ${options.name} (replay: 'live') returned another result than recorded step ${keep.index}.`,
+          { subject: session.cassettePath },
+        ),
+      )
+    }
     session.addStep(step)
   }
   let out: unknown
@@ -114,6 +146,12 @@ function runAndRecord(session: Session, options: ToolOptions, args: JsonValue, r
   }
   add({ value: out })
   return out
+}
+
+/** A tool step's result or error, redacted as the cassette holds it, for comparing a live run with it. */
+function outcomeOf(session: Session, step: Pick<ToolStep, 'result' | 'error'>): string {
+  const outcome = { result: step.result ?? null, error: step.error }
+  return canonicalStringify(redactDocument(outcome, { redactor: session.redactor }).value)
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

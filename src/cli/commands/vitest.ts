@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path'
 import { defineCommand } from 'citty'
 import { EXPORTED_TEST_SUFFIX } from '../../replay/index.ts'
 
-const MODES = ['all', 'missing', 'replay', 'off'] as const
+const MODES = ['all', 'missing', 'diverged', 'replay', 'off'] as const
 
 /**
  * The arguments of `crashlab vitest` split in two: the record mode its `--record` flag asks for (a bare
@@ -113,7 +113,7 @@ export function runVitest(
 }
 
 /**
- * `crashlab vitest [--record[=all|missing|replay|off]] [--exported] [vitest args…]`: runs the project's
+ * `crashlab vitest [--record[=all|missing|diverged|replay|off]] [--exported] [vitest args…]`: runs the project's
  * Vitest, with the record mode in `CRASHLAB_RECORD` (Vitest's own CLI rejects unknown flags such as
  * `--record`); `--exported` keeps only the regression tests `crashlab export-test` wrote.
  * Everything but `--record` is passed to Vitest unchanged; the exit code is Vitest's.
@@ -122,7 +122,7 @@ export const vitest = defineCommand({
   meta: {
     name: 'vitest',
     description:
-      'Run Vitest; --record re-records cassettes (--record=missing records only missing ones); --exported runs only the tests of `crashlab export-test`',
+      'Run Vitest; --record re-records cassettes (--record=missing records only missing ones, --record=diverged replays each cassette up to its first divergence and re-records only from there); --exported runs only the tests of `crashlab export-test`',
   },
   async run({ rawArgs }) {
     let split: ReturnType<typeof splitRecordFlag>
