@@ -17,5 +17,17 @@ export type {
 export type { FormatDifferencesOptions } from './format-differences.ts'
 export { formatDifferences } from './format-differences.ts'
 export { DEFAULT_FLOAT_TOLERANCE } from './internal/resolve-options.ts'
+export type {
+  AlignedStep,
+  AlignmentStatus,
+  CheckChange,
+  FirstDivergence,
+  RunDiff,
+  RunRelation,
+  Side,
+} from './run-diff.ts'
+export { diffRuns } from './run-diff.ts'
+export type { FormatRunDiffOptions } from './run-diff-format.ts'
+export { formatRunDiff } from './run-diff-format.ts'
 export type { Trajectory, TrajectoryCheck, TrajectoryEvent } from './trajectory-of.ts'
 export { trajectoryOf } from './trajectory-of.ts'
