@@ -84,6 +84,12 @@ export const ERROR_CODES = [
   // replaying a stored run (src/replay): no entry point to start again, or one that cannot be loaded
   'E_REPLAY_NO_ENTRY',
   'E_REPLAY_ENTRY',
+  // typed patches (src/patches): a patch that does not parse, or whose target is not in the request or run
+  'E_PATCH_INVALID',
+  'E_PATCH_TARGET',
+  // diagnose (src/diagnose): no model configured, or the diagnoser's call failed
+  'E_DIAGNOSE_CONFIG',
+  'E_DIAGNOSE_CALL',
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

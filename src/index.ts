@@ -12,6 +12,7 @@ export * from './case/index.ts'
 export * from './checks/index.ts'
 export * from './config/index.ts'
 export * from './cost/index.ts'
+export * from './diagnose/index.ts'
 export * from './diff/index.ts'
 export * from './engine/index.ts'
 export {

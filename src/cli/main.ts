@@ -2,6 +2,8 @@ import { defineCommand } from 'citty'
 import { VERSION } from '../version.ts'
 import { check } from './commands/check.ts'
 import { config } from './commands/config.ts'
+import { diagnoseCommand } from './commands/diagnose.ts'
+import { diff } from './commands/diff.ts'
 import { exportRun } from './commands/export.ts'
 import { exportTestCommand } from './commands/export-test.ts'
 import { importRun } from './commands/import.ts'
@@ -28,6 +30,8 @@ export const main = defineCommand({
     export: exportRun,
     import: importRun,
     replay,
+    diff,
+    diagnose: diagnoseCommand,
     'export-test': exportTestCommand,
     report,
     validate,

@@ -7,6 +7,7 @@ import { colorSeverity, outcomeText } from '../internal/run-text.ts'
 import { stepRows } from '../internal/step-rows.ts'
 import { STORE_DIR_ARG, withStore } from '../internal/store-args.ts'
 import { formatTable } from '../internal/table.ts'
+import { formatDiagnosis } from './diagnose.ts'
 
 /** `crashlab show <id|last>`: one stored run: its checks, findings and step table. */
 export const show = defineCommand({
@@ -61,6 +62,7 @@ export function formatRun(run: Run, tags: readonly string[] = []): string {
     lines.push(`  ${colorSeverity(f.severity)} ${f.kind}${where}: ${f.message}`)
     for (const quote of f.evidence.slice(0, 3)) lines.push(pc.dim(`      “${quote}”`))
   }
+  if (run.diagnosis) lines.push('', pc.bold('diagnosis'), formatDiagnosis(run.diagnosis).replace(/^/gm, '  '))
   lines.push('', pc.bold('steps'))
   lines.push(
     formatTable(['#', 'kind', 'name', 'in', 'out', 'error'], stepRows(run), { right: [0] }).replace(

@@ -1,0 +1,107 @@
+import { join } from 'node:path'
+import { defineCommand } from 'citty'
+import pc from 'picocolors'
+import type { Diagnosis } from '../../case/schema/run.ts'
+import { diagnose, diagnoserPrompt } from '../../diagnose/index.ts'
+import { openStore } from '../../store/index.ts'
+import { usageError } from '../internal/parse-options.ts'
+import { reportError } from '../internal/report-error.ts'
+import { STORE_DIR_ARG, withStore } from '../internal/store-args.ts'
+
+/**
+ * `crashlab diagnose <id|last>`: the failing step, a label, the root cause and verbatim evidence, from one
+ * LLM call (any OpenAI-compatible or Anthropic endpoint) or from rules (`--heuristic`); stored with the
+ * run, and shown by `show` and the report. The diagnoser's own call is recorded in `<store>/diagnoser`.
+ */
+export const diagnoseCommand = defineCommand({
+  meta: { name: 'diagnose', description: 'Diagnose a stored run: failing step, label, root cause, evidence' },
+  args: {
+    run: { type: 'positional', description: 'a run id, a unique prefix, or `last`', required: true },
+    heuristic: { type: 'boolean', description: 'rules only, no model' },
+    'show-prompt': { type: 'boolean', description: 'print the prompt the diagnoser would get, and stop' },
+    model: {
+      type: 'string',
+      description: 'the diagnoser model (default $CRASHLAB_DIAGNOSER_MODEL)',
+      valueHint: 'name',
+    },
+    'base-url': {
+      type: 'string',
+      description: 'an OpenAI-compatible or Anthropic endpoint (default $CRASHLAB_DIAGNOSER_BASE_URL)',
+      valueHint: 'url',
+    },
+    'api-key-env': {
+      type: 'string',
+      description: 'the environment variable holding the key (default CRASHLAB_DIAGNOSER_API_KEY)',
+      valueHint: 'VAR',
+    },
+    api: {
+      type: 'string',
+      description: 'openai or anthropic (default: from the base URL)',
+      valueHint: 'api',
+    },
+    force: { type: 'boolean', description: 'diagnose again even when the run has a diagnosis by this model' },
+    ...STORE_DIR_ARG,
+    json: { type: 'boolean', description: 'print the diagnosis as JSON' },
+  },
+  async run({ args }) {
+    try {
+      if (args.api !== undefined && args.api !== 'openai' && args.api !== 'anthropic') {
+        throw usageError(`--api must be openai or anthropic; got ${JSON.stringify(args.api)}`)
+      }
+      const keyVar = args['api-key-env'] ?? 'CRASHLAB_DIAGNOSER_API_KEY'
+      if (args['api-key-env'] && process.env[keyVar] === undefined) {
+        throw usageError(`--api-key-env ${keyVar}: that environment variable is not set`)
+      }
+      await withStore(args.dir, async (store) => {
+        const run = store.load(args.run)
+        if (args['show-prompt']) {
+          const { system, user } = diagnoserPrompt(run)
+          console.log(`${pc.bold('system')}\n${system}\n\n${pc.bold('user')}\n${user}`)
+          return
+        }
+        const recordTo = args.heuristic ? undefined : await openStore({ dir: join(store.dir, 'diagnoser') })
+        try {
+          const diagnosis = await diagnose(run, {
+            heuristic: args.heuristic === true,
+            model: args.model,
+            baseUrl: args['base-url'],
+            apiKey: process.env[keyVar],
+            api: args.api as 'openai' | 'anthropic' | undefined,
+            force: args.force === true,
+            recordTo,
+          })
+          store.save({ ...run, diagnosis })
+          console.log(args.json ? JSON.stringify(diagnosis, null, 2) : formatDiagnosis(diagnosis, run.id))
+        } finally {
+          recordTo?.close()
+        }
+      })
+    } catch (err) {
+      reportError(err)
+    }
+  },
+})
+
+/**
+ * A diagnosis as `diagnose` and `show` print it.
+ *
+ * @example
+ * console.log(formatDiagnosis(run.diagnosis, run.id))
+ */
+export function formatDiagnosis(d: Diagnosis, runId?: string): string {
+  const label =
+    d.label === 'NO_FAILURE'
+      ? pc.green(d.label)
+      : d.label === 'UNKNOWN'
+        ? pc.yellow(d.label)
+        : pc.red(d.label)
+  const lines = [
+    `${label}${d.failingStep === null ? '' : ` at step ${d.failingStep}`} ${pc.dim(`(by ${d.by})`)}`,
+    `  ${d.rootCause}`,
+  ]
+  for (const e of d.evidence) lines.push(pc.dim(`  step ${e.step}: “${e.quote}”`))
+  if (runId && d.label !== 'NO_FAILURE' && d.failingStep !== null) {
+    lines.push(pc.dim(`  next: npx crashlab fork ${runId} --at ${d.failingStep} --dry-run`))
+  }
+  return lines.join('\n')
+}
