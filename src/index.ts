@@ -25,6 +25,7 @@ export {
   type ValidationIssue,
 } from './errors.ts'
 export * from './interceptor/index.ts'
+export * from './patches/index.ts'
 export * from './providers/index.ts'
 export * from './record/index.ts'
 export * from './redact/index.ts'

@@ -1,0 +1,116 @@
+import { z } from 'zod'
+
+/**
+ * The edits a patch can make to a piece of text (a system prompt, a tool's description). Line edits
+ * compare a line with surrounding whitespace trimmed, so a line copied from `crashlab show` matches
+ * whatever its indentation; `substitute` matches the literal text, never a regular expression, so a
+ * patch file means the same thing on every machine.
+ *
+ * @example
+ * TEXT_EDIT_OPS.includes('replace_line') // true
+ */
+export const TEXT_EDIT_OPS = [
+  'replace',
+  'append',
+  'prepend',
+  'insert',
+  'replace_line',
+  'delete_line',
+  'substitute',
+] as const
+
+/**
+ * A patch's optional scope. Every condition given must hold; a patch out of scope leaves the request
+ * alone (`changed: false`). In a multi-agent run, `agent` needs the caller to say which agent sent the
+ * request; `systemContains` needs nothing but the request itself.
+ *
+ * @example
+ * PatchScopeSchema.parse({ systemContains: 'You are the Triage Agent' })
+ */
+export const PatchScopeSchema = z
+  .strictObject({
+    /** The agent that sends the request (the `agent` of `applyPatch`'s context). */
+    agent: z.string().min(1).optional(),
+    /** Text the request's system prompt contains. */
+    systemContains: z.string().min(1).optional(),
+    /** The first step (index in `run.steps`) the patch applies to. */
+    fromStep: z.number().int().nonnegative().optional(),
+    /** The last step the patch applies to. */
+    toStep: z.number().int().nonnegative().optional(),
+  })
+  .refine((w) => Object.keys(w).length > 0, {
+    message: '`when` is empty: give agent, systemContains, fromStep or toStep, or leave `when` out',
+  })
+
+const line = z
+  .string()
+  .refine(
+    (s) => s.trim() !== '',
+    'the line to match is empty: copy the whole line as it appears in the prompt',
+  )
+
+/**
+ * The variants of a text edit for one patch kind: each carries the kind's literal and its own fields,
+ * so the union of all patches discriminates on `kind`, then on `op`.
+ *
+ * @example
+ * z.discriminatedUnion('op', textEditVariants('system_prompt', {}))
+ */
+export function textEditVariants<const K extends string, S extends z.ZodRawShape>(kind: K, shape: S) {
+  const base = { kind: z.literal(kind), ...shape }
+  const when = { when: PatchScopeSchema.optional() }
+  return [
+    /** The whole text becomes `text`. */
+    z.strictObject({ ...base, op: z.literal('replace'), text: z.string(), ...when }),
+    /** `text` becomes the last line(s). */
+    z.strictObject({ ...base, op: z.literal('append'), text: z.string().min(1), ...when }),
+    /** `text` becomes the first line(s). */
+    z.strictObject({ ...base, op: z.literal('prepend'), text: z.string().min(1), ...when }),
+    /** `text` goes in as new line(s) right after the line `after`, or right before the line `before`. */
+    z
+      .strictObject({
+        ...base,
+        op: z.literal('insert'),
+        text: z.string().min(1),
+        after: line.optional(),
+        before: line.optional(),
+        ...when,
+      })
+      .refine((v) => anchors(v) === 1, {
+        message: 'an insert names exactly one anchor line: give `after` or `before`, not both or neither',
+        path: ['after'],
+      }),
+    /** Every line reading `line` becomes `text`. */
+    z.strictObject({ ...base, op: z.literal('replace_line'), line, text: z.string(), ...when }),
+    /** Every line reading `line` goes. */
+    z.strictObject({ ...base, op: z.literal('delete_line'), line, ...when }),
+    /** Every occurrence of `find` becomes `replace` (only the first with `all: false`). */
+    z.strictObject({
+      ...base,
+      op: z.literal('substitute'),
+      find: z.string().min(1, 'nothing to find: `find` is empty'),
+      replace: z.string(),
+      all: z.boolean().optional(),
+      ...when,
+    }),
+  ] as const
+}
+
+/** How many of `after` and `before` an insert gives (zod's generic inference cannot see them here). */
+function anchors(v: object): number {
+  const { after, before } = v as { after?: string; before?: string }
+  return Number(after !== undefined) + Number(before !== undefined)
+}
+
+/**
+ * The error zod reports for an unknown `op`, listing the ops there are.
+ *
+ * @example
+ * z.discriminatedUnion('op', textEditVariants('system_prompt', {}), unknownOp)
+ */
+export const unknownOp = {
+  error: () => `unknown op: expected one of ${TEXT_EDIT_OPS.join(', ')}`,
+}
+
+/** @example const when: PatchScope = { agent: 'triage', fromStep: 4 } */
+export type PatchScope = z.infer<typeof PatchScopeSchema>
