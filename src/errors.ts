@@ -90,6 +90,10 @@ export const ERROR_CODES = [
   // diagnose (src/diagnose): no model configured, or the diagnoser's call failed
   'E_DIAGNOSE_CONFIG',
   'E_DIAGNOSE_CALL',
+  // forks (src/fork): a side-effect tool refused live, an entry point a fork cannot start, a bad fork step
+  'E_FORK_BLOCKED',
+  'E_FORK_ENTRY',
+  'E_FORK_STEP',
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

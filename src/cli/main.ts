@@ -6,6 +6,7 @@ import { diagnoseCommand } from './commands/diagnose.ts'
 import { diff } from './commands/diff.ts'
 import { exportRun } from './commands/export.ts'
 import { exportTestCommand } from './commands/export-test.ts'
+import { forkCommand } from './commands/fork.ts'
 import { importRun } from './commands/import.ts'
 import { inspect } from './commands/inspect.ts'
 import { ls } from './commands/ls.ts'
@@ -30,6 +31,7 @@ export const main = defineCommand({
     export: exportRun,
     import: importRun,
     replay,
+    fork: forkCommand,
     diff,
     diagnose: diagnoseCommand,
     'export-test': exportTestCommand,

@@ -50,6 +50,8 @@ export async function handleExchange(
   if (session.mode === 'passthrough') return upstream(toRequest(request))
   // A halted run makes no more calls: each fails as a divergence does, and reaches nothing.
   if (session.halted) throw networkError(session.halted)
+  // A fork goes live at its fork step: from there the Session records.
+  session.forkIfDue()
   const t0 = performance.now()
   const startedAt = new Date().toISOString()
   // Awaited only when it is a promise (a Request's body stream): a replayed call then waits on
@@ -76,7 +78,8 @@ export async function handleExchange(
   if (decision && 'rewrite' in decision && ctx.adapter) {
     // The adapter writes the new body (and, for Gemini, the URL) from the real request, so that an API
     // key in the URL survives; the stored copy keeps it out.
-    const written = ctx.adapter.writeRequest(decision.rewrite, { ...ctx.wire, url: request.url })
+    const target = decision.baseUrl ? rebase(request.url, decision.baseUrl) : request.url
+    const written = ctx.adapter.writeRequest(decision.rewrite, { ...ctx.wire, url: target })
     url = written.url
     rewritten = new TextEncoder().encode(JSON.stringify(written.body))
     ctx.wire = { ...written, url: storedUrl(written.url), headers: ctx.wire.headers }
@@ -118,6 +121,12 @@ export async function handleExchange(
     throw error
   }
   return answer(session, ctx, res, t0, recording)
+}
+
+/** The URL with its origin replaced by `baseUrl` (whose own path, if any, goes before the URL's path). */
+function rebase(url: string, baseUrl: string): string {
+  const u = new URL(url)
+  return `${baseUrl.replace(/\/+$/, '')}${u.pathname}${u.search}`
 }
 
 /** How an exchange's step is completed: with what was received, or with the error that cut it. */

@@ -45,6 +45,15 @@ export interface SessionOptions {
    * `divergedAt`.
    */
   onDivergence?: 'fail' | 'record'
+  /**
+   * Forks the recorded run at this step index (with `mode: 'replay'` and `recorded`; implies
+   * `onDivergence: 'record'`): steps before it are replayed strictly (a divergence there fails as in a
+   * replay), and the first call at this index switches the Session to `record`, even one the recording
+   * would answer. After the switch, a `tool()` call equal to an unused recorded tool call gets its
+   * recorded result, and any other call of a side-effect tool is blocked (`E_FORK_BLOCKED`). The run is
+   * a new one, linked by `links.forkedFrom` and `links.forkStep`.
+   */
+  forkAt?: number
   /** The redaction rules the request hash is taken under; the default redactor when omitted. */
   redactor?: Redactor
   /**
@@ -87,6 +96,8 @@ export class Session {
   readonly matching: MatchingOptions | undefined
   readonly label: string | undefined
   readonly cassettePath: string | undefined
+  /** The step a fork goes live from (`SessionOptions.forkAt`), or undefined for any other Session. */
+  readonly forkAt: number | undefined
   /** crashlab's own errors raised during the run, in order. */
   readonly errors: CrashlabError[] = []
   private readonly consumed = new Set<number>()
@@ -112,12 +123,21 @@ export class Session {
     }
     this.currentMode = options.mode
     this.recorded = options.recorded ?? null
-    this.onDivergence = options.mode === 'replay' ? (options.onDivergence ?? 'fail') : 'fail'
+    this.forkAt = options.mode === 'replay' && this.recorded ? options.forkAt : undefined
+    this.onDivergence =
+      options.mode === 'replay'
+        ? this.forkAt !== undefined
+          ? 'record'
+          : (options.onDivergence ?? 'fail')
+        : 'fail'
     this.run = createRun({
       name: options.name ?? this.recorded?.name ?? 'run',
       input: options.input ?? this.recorded?.input ?? null,
     })
-    if (this.recorded && this.onDivergence === 'record') {
+    if (this.recorded && this.forkAt !== undefined) {
+      // A fork is a new run, linked to the one it forks.
+      this.run.links = { forkedFrom: this.recorded.id, forkStep: this.forkAt }
+    } else if (this.recorded && this.onDivergence === 'record') {
       // The run continues the recording rather than replaying it: same id, start and links, so that a
       // cassette written again differs from the old one only where the run did.
       this.run.id = this.recorded.id
@@ -185,12 +205,36 @@ export class Session {
    */
   recordFrom(reason: CrashlabError): boolean {
     if (this.onDivergence !== 'record' || this.finished) return false
+    // A fork replays its steps before the fork step strictly: a divergence there fails.
+    if (this.currentMode === 'replay' && this.forkAt !== undefined && this.run.steps.length < this.forkAt)
+      return false
     if (this.currentMode === 'replay') {
       this.currentMode = 'record'
       this.divergedStep = this.run.steps.length
       this.divergedBy = reason
     }
     return true
+  }
+
+  /**
+   * For a fork (`forkAt`): switches the Session to `record` when the next step is the fork step or
+   * later, so that the call about to be made goes live even if the recording would answer it. The
+   * engine calls it before each model, http or `tool()` call; it does nothing for other Sessions.
+   *
+   * @example
+   * session.forkIfDue()
+   * if (session.mode === 'record') console.log('live from step', session.divergedAt)
+   */
+  forkIfDue(): void {
+    const at = this.forkAt
+    if (at === undefined || this.currentMode !== 'replay' || this.run.steps.length < at) return
+    this.recordFrom(
+      new CrashlabError(
+        'E_DIVERGENCE',
+        `${this.where}: fork of run ${this.recorded?.id} at step ${at}: live from here on.`,
+        { subject: this.cassettePath },
+      ),
+    )
   }
 
   /** The run named for messages: test name and cassette path, when known. */

@@ -60,7 +60,13 @@ export function tool<F extends (...args: never[]) => unknown>(fn: F, options: To
       throw halted
     }
     const argsJson = toJsonValue(args.length === 1 ? args[0] : args)
-    if (session.mode === 'record') return runAndRecord(session, options, argsJson, () => fn.apply(this, args))
+    // A fork goes live at its fork step: from there the Session records.
+    session.forkIfDue()
+    if (session.mode === 'record') {
+      if (session.forkAt !== undefined)
+        return forkedCall(session, options, argsJson, isAsync, () => fn.apply(this, args))
+      return runAndRecord(session, options, argsJson, () => fn.apply(this, args))
+    }
 
     const recorded = takeRecordedTool(session, options.name, argsJson)
     if (!recorded) {
@@ -115,13 +121,13 @@ function runAndRecord(
     if ('value' in result) step.result = toJsonValue(result.value)
     if (keep && session.mode === 'replay') {
       if (outcomeOf(session, step) === outcomeOf(session, keep)) return void session.addStep({ ...keep })
-      session.recordFrom(
-        new CrashlabError(
-          'E_DIVERGENCE',
-          `${session.where}: tool ${options.name} (replay: 'live') returned another result than recorded step ${keep.index}.`,
-          { subject: session.cassettePath },
-        ),
+      const changed = new CrashlabError(
+        'E_DIVERGENCE',
+        `${session.where}: tool ${options.name} (replay: 'live') returned another result than recorded step ${keep.index}.`,
+        { subject: session.cassettePath },
       )
+      // A fork's prefix is replayed strictly: there, a different result fails the run.
+      if (!session.recordFrom(changed)) session.fail(changed)
     }
     session.addStep(step)
   }
@@ -146,6 +152,48 @@ function runAndRecord(
   }
   add({ value: out })
   return out
+}
+
+/**
+ * A tool call of a fork past its fork step: a call equal to an unused recorded call of the parent gets its
+ * recorded result (the tool does not run); any other call of a side-effect tool is blocked (not run, a
+ * `blocked` step, `E_FORK_BLOCKED` thrown to the agent); a pure tool runs live.
+ */
+function forkedCall(
+  session: Session,
+  options: ToolOptions,
+  args: JsonValue,
+  isAsync: boolean,
+  run: () => unknown,
+): unknown {
+  const recorded = takeRecordedTool(session, options.name, args)
+  if (recorded) {
+    session.addStep({ ...recorded })
+    if (recorded.result === undefined && recorded.error) {
+      const error = fromStepError(recorded.error)
+      if (isAsync) return Promise.reject(error)
+      throw error
+    }
+    return isAsync ? Promise.resolve(recorded.result) : recorded.result
+  }
+  if (!options.sideEffects) return runAndRecord(session, options, args, run)
+  const error = new CrashlabError(
+    'E_FORK_BLOCKED',
+    `${session.where}: tool ${options.name} has side effects and was called with arguments its parent run never ` +
+      'used, so the fork did not run it: a fork never runs a side-effect tool live.',
+    { subject: options.name },
+  )
+  session.addStep({
+    type: 'tool',
+    name: options.name,
+    args,
+    sideEffects: true,
+    blocked: true,
+    timing: { startedAt: new Date().toISOString(), durationMs: 0 },
+    error: { name: error.name, message: error.message, code: error.code },
+  })
+  if (isAsync) return Promise.reject(error)
+  throw error
 }
 
 /** A tool step's result or error, redacted as the cassette holds it, for comparing a live run with it. */

@@ -33,14 +33,19 @@ export interface ExchangeContext {
 
 /**
  * What `onRequest` may decide instead of letting the request through as it is:
- * - `{ rewrite }` sends this normalized request instead (the adapter writes its wire body);
+ * - `{ rewrite }` sends this normalized request instead (the adapter writes its wire body); with
+ *   `baseUrl`, to that origin instead of the request's (`http://127.0.0.1:8787` sends
+ *   `/v1/chat/completions` to `http://127.0.0.1:8787/v1/chat/completions`), recorded as sent there;
  * - `{ respond }` answers with this Response and never calls the provider (nor the recording, in replay);
  * - `{ block }` refuses the call: the caller sees a network error, the step records why.
  *
  * @example
  * const decision: RequestDecision = { block: 'side effects are off during a fork' }
  */
-export type RequestDecision = { rewrite: NormalizedRequest } | { respond: Response } | { block: string }
+export type RequestDecision =
+  | { rewrite: NormalizedRequest; baseUrl?: string }
+  | { respond: Response }
+  | { block: string }
 
 /**
  * Extension points of the engine: checks, patches and forks plug in here, and the engine knows nothing

@@ -65,7 +65,8 @@ export async function replayModule(
   }
 }
 
-async function loadEntry(entry: ModuleEntry, cwd: string): Promise<(input: unknown) => unknown> {
+/** The entry point's exported function, imported through Vite's module runner (forks load it too). */
+export async function loadEntry(entry: ModuleEntry, cwd: string): Promise<(input: unknown) => unknown> {
   const id =
     entry.module.startsWith('.') || isAbsolute(entry.module) ? resolve(cwd, entry.module) : entry.module
   let module: Record<string, unknown>

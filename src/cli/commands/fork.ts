@@ -1,0 +1,136 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { defineCommand } from 'citty'
+import pc from 'picocolors'
+import type { Run } from '../../case/schema/run.ts'
+import { fork } from '../../fork/index.ts'
+import { leaves } from '../../patches/define-patch.ts'
+import { parsePatch } from '../../patches/parse-patch.ts'
+import type { Patch } from '../../patches/patch-schema.ts'
+import { renderPatchDiff } from '../../patches/render-patch-diff.ts'
+import { noEntryPointError } from '../../replay/index.ts'
+import { usageError } from '../internal/parse-options.ts'
+import { reportError } from '../internal/report-error.ts'
+import { outcomeText } from '../internal/run-text.ts'
+import { STORE_DIR_ARG, withStore } from '../internal/store-args.ts'
+
+/**
+ * `crashlab fork <id|last> --at N [--patch fix.yaml] [--system-append "..."] [--base-url url] [--dry-run]`:
+ * starts a stored run's entry point again, replayed up to step N and live from it, the patch applied to
+ * every model request from N on; stores the fork (`forkedFrom`, `forkStep`, `patch`). `--dry-run` prints
+ * the patch's diff against the model request at or after step N and runs nothing.
+ */
+export const forkCommand = defineCommand({
+  meta: {
+    name: 'fork',
+    description: 'Re-run a stored run live from step N, with a patch applied to its model requests',
+  },
+  args: {
+    run: { type: 'positional', description: 'a run id, a unique prefix, or `last`', required: true },
+    at: {
+      type: 'string',
+      description: 'the step the fork goes live from (0-based, as `crashlab show` lists them)',
+      valueHint: 'N',
+    },
+    patch: { type: 'string', description: 'a patch file (YAML or JSON)', valueHint: 'file' },
+    'system-append': {
+      type: 'string',
+      description: 'append this text to the system prompt (a system_prompt append patch)',
+      valueHint: 'text',
+    },
+    'base-url': {
+      type: 'string',
+      description: 'send the live model calls to this origin instead of the recorded one',
+      valueHint: 'url',
+    },
+    'dry-run': { type: 'boolean', description: "print the patch's diff and run nothing" },
+    ...STORE_DIR_ARG,
+    cwd: {
+      type: 'string',
+      description: 'the folder the entry point is resolved in (default: here)',
+      valueHint: 'path',
+    },
+  },
+  async run({ args }) {
+    try {
+      const patch = patchOf(args.patch, args['system-append'])
+      await withStore(args.dir, async (parent) => {
+        const source = parent.load(args.run)
+        const atStep = stepOf(args.at, source)
+        if (args['dry-run']) return dryRun(source, atStep, patch)
+        if (!source.entryPoint) throw noEntryPointError(source)
+        console.log(`forking run ${source.id} (${source.name}) at step ${atStep} …`)
+        const { run, error } = await fork(source, {
+          atStep,
+          patch,
+          baseUrl: args['base-url'],
+          store: parent,
+          cwd: args.cwd ? resolve(args.cwd) : process.cwd(),
+          sourcePath: parent.get(source.id).path,
+        })
+        const live = run.steps.length - atStep
+        console.log(
+          `  status ${run.status === 'ok' ? run.status : pc.red(run.status)} · outcome ${outcomeText(run.outcome)} · ` +
+            `${atStep} steps replayed, ${live} live · ${blockedCount(run)} blocked`,
+        )
+        if (error !== undefined) {
+          console.error(pc.red(`fork failed: ${messageOf(error)}`))
+          process.exitCode = 1
+        }
+        console.log(
+          `stored as ${run.id} (fork of ${source.id} at step ${atStep}): \`crashlab diff ${run.id}\``,
+        )
+      })
+    } catch (err) {
+      reportError(err)
+    }
+  },
+})
+
+function patchOf(file: string | undefined, systemAppend: string | undefined): Patch | undefined {
+  const patches: Patch[] = []
+  if (file) {
+    let text: string
+    try {
+      text = readFileSync(resolve(file), 'utf8')
+    } catch {
+      throw usageError(`--patch: cannot read ${file}`)
+    }
+    patches.push(parsePatch(text, file))
+  }
+  if (systemAppend !== undefined)
+    patches.push(parsePatch({ kind: 'system_prompt', op: 'append', text: systemAppend }))
+  if (patches.length <= 1) return patches[0]
+  return { kind: 'compose', patches: patches.flatMap((p) => leaves(p)) }
+}
+
+function stepOf(at: string | undefined, run: Run): number {
+  if (at === undefined) throw usageError('crashlab fork needs --at N, the step the fork goes live from')
+  const n = Number(at)
+  if (!Number.isInteger(n) || n < 0 || n >= run.steps.length)
+    throw usageError(
+      `--at must be a step of run ${run.id}, 0 to ${run.steps.length - 1}; got ${JSON.stringify(at)}`,
+    )
+  return n
+}
+
+function dryRun(run: Run, atStep: number, patch: Patch | undefined): void {
+  if (!patch) throw usageError('--dry-run shows what a patch changes: give --patch or --system-append')
+  const step = run.steps.find((s) => s.index >= atStep && s.type === 'llm' && s.request.normalized)
+  if (step?.type !== 'llm' || !step.request.normalized)
+    throw usageError(
+      `run ${run.id} makes no model call at or after step ${atStep}: the patch would change nothing`,
+    )
+  console.log(`dry run: the patch against the model request of step ${step.index} of run ${run.id}`)
+  console.log(renderPatchDiff(patch, step.request.normalized, { step: step.index }))
+  console.log('nothing was run')
+}
+
+function blockedCount(run: Run): number {
+  return run.steps.filter((s) => s.type === 'tool' && s.blocked).length
+}
+
+function messageOf(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error)
+  return text.replace(/^\[crashlab\] /, '')
+}

@@ -1,0 +1,209 @@
+import type { JsonValue } from '../case/schema/json.ts'
+import type { Run } from '../case/schema/run.ts'
+import type { ChecksOptions } from '../checks/detectors/options.ts'
+import { applyOracles } from '../checks/oracles/apply-oracles.ts'
+import { registeredOracles } from '../checks/oracles/internal/oracle-registry.ts'
+import { RuntimeChecks } from '../checks/runtime/runtime-checks.ts'
+import { loadConfig } from '../config/load-config.ts'
+import { mergeConfig } from '../config/merge-config.ts'
+import { runInSession } from '../engine/context.ts'
+import { Session } from '../engine/session.ts'
+import type { RequestDecision, SessionHooks } from '../engine/types.ts'
+import { CrashlabError, isCrashlabError } from '../errors.ts'
+import { startInterceptor } from '../interceptor/start-interceptor.ts'
+import type { Interceptor } from '../interceptor/types.ts'
+import { applyPatch } from '../patches/apply-patch.ts'
+import type { Patch } from '../patches/patch-schema.ts'
+import { createRedactor } from '../redact/create-redactor.ts'
+import { markFailed } from '../replay/internal/mark-failed.ts'
+import { loadEntry } from '../replay/internal/replay-module.ts'
+import { noEntryPointError } from '../replay/replay-run.ts'
+import type { RunStore, StoredRunSummary } from '../store/types.ts'
+
+/**
+ * Options of `fork`.
+ *
+ * @example
+ * const options: ForkOptions = { atStep: 2, patch: { kind: 'system_prompt', op: 'append', text: 'Be brief.' } }
+ */
+export interface ForkOptions {
+  /** The step the fork goes live from: 0-based over all steps (llm, tool, http), as `crashlab show` lists them. */
+  atStep: number
+  /** Applied to every model request from `atStep` on, before it leaves. Default: none (the fork only goes live). */
+  patch?: Patch
+  /**
+   * Sends the live model calls to this origin instead of the recorded one (`http://127.0.0.1:8787`:
+   * the request's path is kept). Default: the host the agent calls.
+   */
+  baseUrl?: string
+  /** Saves the fork there (linked by `forkedFrom`, `forkStep` and `patch`), whatever it did. Default: not stored. */
+  store?: RunStore
+  /** Tags of the stored fork. */
+  tags?: string[]
+  /** Where the entry point's module is resolved. Default `process.cwd()`. */
+  cwd?: string
+  /** The project config file (checks, prices, redaction rules): a path, or `false` for none. Default: the one found from `cwd`. */
+  config?: string | false
+  /** The cassette the parent run was loaded from, named in messages. */
+  sourcePath?: string
+}
+
+/**
+ * What `fork` gives back.
+ *
+ * @example
+ * const { run, error, stored } = await fork(parent, { atStep: 2, store })
+ */
+export interface ForkResult {
+  /** The fork: a new run with `links.forkedFrom`, `links.forkStep` and `links.patch`. */
+  run: Run
+  /** Why the fork failed: a divergence before the fork step, or the agent's own error. Undefined when it ran. */
+  error?: unknown
+  /** The fork as stored, when `store` was given. */
+  stored?: StoredRunSummary
+}
+
+/**
+ * Forks a stored run at a step: runs its entry point again with the steps before `atStep` served
+ * strictly from the run's recording (a divergence there fails the fork) and every call from `atStep` on
+ * live, against the recorded host or `baseUrl`, with `patch` applied to each model request from
+ * `atStep` on before it leaves. A `tool()` call equal to an unused call of the parent gets the recorded
+ * result; a side-effect tool never runs live (any other call is blocked, a `blocked` step, and the agent
+ * gets an `E_FORK_BLOCKED` error); a pure tool runs. Only `module` entry points fork in this version:
+ * a run of an `agentCase` test throws `E_FORK_ENTRY`, a run with none `E_REPLAY_NO_ENTRY`. The agent's
+ * error does not throw: the fork is still a run, returned (and stored) with it as `error`.
+ *
+ * @example
+ * const store = await openStore()
+ * const patch = { kind: 'system_prompt', op: 'append', text: 'Never refund more than the order total.' } as const
+ * const { run } = await fork(store.load('last'), { atStep: 2, patch, store })
+ * console.log(run.links) // { forkedFrom: '…', forkStep: 2, patch: { kind: 'system_prompt', … } }
+ */
+export async function fork(parent: Run, options: ForkOptions): Promise<ForkResult> {
+  const entry = parent.entryPoint
+  if (!entry) throw noEntryPointError(parent)
+  if (entry.kind !== 'module') {
+    throw new CrashlabError(
+      'E_FORK_ENTRY',
+      `run ${parent.id} (${parent.name}) was recorded by the agentCase test "${entry.test}" in ${entry.file}: ` +
+        'forking a test entry point is not supported yet, only a `module` entry point (`record(name, fn, { entryPoint: ' +
+        "{ kind: 'module', module, export } })`). `crashlab replay` replays the test.",
+      { subject: parent.id },
+    )
+  }
+  const { atStep } = options
+  if (!Number.isInteger(atStep) || atStep < 0 || atStep >= parent.steps.length) {
+    throw new CrashlabError(
+      'E_FORK_STEP',
+      `run ${parent.id} has ${parent.steps.length} steps (0 to ${parent.steps.length - 1}): cannot fork at step ${atStep}. ` +
+        `See the steps with \`crashlab show ${parent.id}\`.`,
+      { subject: parent.id },
+    )
+  }
+  const cwd = options.cwd ?? process.cwd()
+  const { config } = await loadConfig({ cwd, file: options.config })
+  const layered = mergeConfig(config, { checks: storedChecks(parent) })
+  const checks = new RuntimeChecks({ checks: layered.checks, prices: layered.prices })
+  const redactor = config.redaction ? createRedactor(config.redaction) : undefined
+  const hooks: SessionHooks = { ...checks.hooks, onRequest: forkRequestHook(options) }
+
+  const interceptor = interceptHostsOf(parent)
+  let run: Run
+  let error: unknown
+  try {
+    const fn = await loadEntry(entry, cwd)
+    const session = new Session({
+      mode: 'replay',
+      recorded: parent,
+      forkAt: atStep,
+      cassettePath: options.sourcePath,
+      redactor,
+      hooks,
+      onWarning: () => {},
+    })
+    session.run.entryPoint = parent.entryPoint
+    session.run.metadata = { ...parent.metadata }
+    let result: { output?: unknown; error?: unknown }
+    try {
+      result = { output: await runInSession(session, () => fn(parent.input)) }
+    } catch (agentError) {
+      result = { error: agentError }
+    }
+    try {
+      run = await session.finish(result)
+      error = result.error
+    } catch (failure) {
+      run = markFailed(session.run, failure)
+      error = failure
+    }
+    if (error === undefined && session.mode !== 'record') {
+      error = new CrashlabError(
+        'E_FORK_STEP',
+        `the fork of run ${parent.id} ended before step ${atStep}: the agent made fewer calls than its parent, so nothing went live.`,
+        { subject: parent.id },
+      )
+      run = markFailed(run, error)
+    }
+  } finally {
+    await interceptor?.close()
+  }
+  run = checks.finalize(run)
+  if (registeredOracles(parent.name).length > 0) run = (await applyOracles(run, { agent: parent.name })).run
+  const links = {
+    ...run.links,
+    forkedFrom: parent.id,
+    forkStep: atStep,
+    ...(options.patch && { patch: options.patch as unknown as JsonValue }),
+  }
+  run = { ...run, links }
+  const stored = options.store?.save(run, { tags: options.tags })
+  return { run, ...(error !== undefined && { error }), ...(stored && { stored }) }
+}
+
+/**
+ * The fork's `onRequest` hook: from the fork step on (the Session records then), each model request is
+ * patched, and sent to `baseUrl` when given. Before it, requests are replayed as they are.
+ */
+function forkRequestHook(options: ForkOptions): NonNullable<SessionHooks['onRequest']> {
+  return (ctx): RequestDecision | undefined => {
+    if (ctx.session.mode !== 'record' || ctx.kind !== 'llm' || !ctx.normalized) return undefined
+    if (!options.patch && !options.baseUrl) return undefined
+    const step = ctx.session.run.steps.length
+    const request = options.patch
+      ? applyPatch(options.patch, ctx.normalized, { step }).request
+      : ctx.normalized
+    return options.baseUrl ? { rewrite: request, baseUrl: options.baseUrl } : { rewrite: request }
+  }
+}
+
+/**
+ * The interceptor for every host the parent called, so that clients the module builds itself are forked
+ * too. Other hosts follow the Session: refused while it replays the prefix, passed once it is live.
+ */
+function interceptHostsOf(run: Run): Interceptor | undefined {
+  const hosts = new Set<string>()
+  for (const step of run.steps) {
+    const url =
+      step.type === 'llm' ? step.request.wire.url : step.type === 'http' ? step.request.url : undefined
+    if (!url) continue
+    try {
+      hosts.add(new URL(url).origin)
+    } catch {
+      // a stored URL that does not parse names no host
+    }
+  }
+  if (hosts.size === 0) return undefined
+  try {
+    return startInterceptor({ hosts: [...hosts].sort() })
+  } catch (error) {
+    if (isCrashlabError(error, 'E_INTERCEPTOR_CONFLICT')) return undefined
+    throw error
+  }
+}
+
+function storedChecks(run: Run): ChecksOptions | undefined {
+  const checks = run.metadata.checks
+  return typeof checks === 'object' && checks !== null && !Array.isArray(checks)
+    ? (checks as ChecksOptions)
+    : undefined
+}
