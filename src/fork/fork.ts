@@ -1,6 +1,5 @@
 import type { JsonValue } from '../case/schema/json.ts'
 import type { Run } from '../case/schema/run.ts'
-import type { ChecksOptions } from '../checks/detectors/options.ts'
 import { applyOracles } from '../checks/oracles/apply-oracles.ts'
 import { registeredOracles } from '../checks/oracles/internal/oracle-registry.ts'
 import { RuntimeChecks } from '../checks/runtime/runtime-checks.ts'
@@ -9,14 +8,12 @@ import { mergeConfig } from '../config/merge-config.ts'
 import { runInSession } from '../engine/context.ts'
 import { Session } from '../engine/session.ts'
 import type { RequestDecision, SessionHooks } from '../engine/types.ts'
-import { CrashlabError, isCrashlabError } from '../errors.ts'
-import { startInterceptor } from '../interceptor/start-interceptor.ts'
-import type { Interceptor } from '../interceptor/types.ts'
+import { CrashlabError } from '../errors.ts'
 import { applyPatch } from '../patches/apply-patch.ts'
 import type { Patch } from '../patches/patch-schema.ts'
 import { createRedactor } from '../redact/create-redactor.ts'
 import { markFailed } from '../replay/internal/mark-failed.ts'
-import { loadEntry } from '../replay/internal/replay-module.ts'
+import { interceptHostsOf, loadEntry, storedChecks } from '../replay/internal/replay-module.ts'
 import { noEntryPointError } from '../replay/replay-run.ts'
 import type { RunStore, StoredRunSummary } from '../store/types.ts'
 
@@ -107,7 +104,7 @@ export async function fork(parent: Run, options: ForkOptions): Promise<ForkResul
   const redactor = config.redaction ? createRedactor(config.redaction) : undefined
   const hooks: SessionHooks = { ...checks.hooks, onRequest: forkRequestHook(options) }
 
-  const interceptor = interceptHostsOf(parent)
+  const interceptor = interceptHostsOf(parent, undefined)
   let run: Run
   let error: unknown
   try {
@@ -174,36 +171,4 @@ function forkRequestHook(options: ForkOptions): NonNullable<SessionHooks['onRequ
       : ctx.normalized
     return options.baseUrl ? { rewrite: request, baseUrl: options.baseUrl } : { rewrite: request }
   }
-}
-
-/**
- * The interceptor for every host the parent called, so that clients the module builds itself are forked
- * too. Other hosts follow the Session: refused while it replays the prefix, passed once it is live.
- */
-function interceptHostsOf(run: Run): Interceptor | undefined {
-  const hosts = new Set<string>()
-  for (const step of run.steps) {
-    const url =
-      step.type === 'llm' ? step.request.wire.url : step.type === 'http' ? step.request.url : undefined
-    if (!url) continue
-    try {
-      hosts.add(new URL(url).origin)
-    } catch {
-      // a stored URL that does not parse names no host
-    }
-  }
-  if (hosts.size === 0) return undefined
-  try {
-    return startInterceptor({ hosts: [...hosts].sort() })
-  } catch (error) {
-    if (isCrashlabError(error, 'E_INTERCEPTOR_CONFLICT')) return undefined
-    throw error
-  }
-}
-
-function storedChecks(run: Run): ChecksOptions | undefined {
-  const checks = run.metadata.checks
-  return typeof checks === 'object' && checks !== null && !Array.isArray(checks)
-    ? (checks as ChecksOptions)
-    : undefined
 }

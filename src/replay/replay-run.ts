@@ -8,7 +8,7 @@ import { mergeConfig } from '../config/merge-config.ts'
 import { CrashlabError } from '../errors.ts'
 import { createRedactor } from '../redact/create-redactor.ts'
 import type { RunStore, StoredRunSummary } from '../store/types.ts'
-import { replayModule } from './internal/replay-module.ts'
+import { replayModule, storedChecks } from './internal/replay-module.ts'
 import { replayTest } from './internal/replay-test.ts'
 
 /**
@@ -125,11 +125,4 @@ export function noEntryPointError(run: Run): CrashlabError {
 async function grade(run: Run, source: Run, error: unknown): Promise<Run> {
   if (registeredOracles(source.name).length > 0) return (await applyOracles(run, { agent: source.name })).run
   return error === undefined ? { ...run, checks: source.checks, outcome: source.outcome } : run
-}
-
-function storedChecks(run: Run): ChecksOptions | undefined {
-  const checks = run.metadata.checks
-  return typeof checks === 'object' && checks !== null && !Array.isArray(checks)
-    ? (checks as ChecksOptions)
-    : undefined
 }

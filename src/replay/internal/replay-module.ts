@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path'
 import type { EntryPoint, Run } from '../../case/schema/run.ts'
+import type { ChecksOptions } from '../../checks/detectors/options.ts'
 import type { RuntimeChecks } from '../../checks/runtime/runtime-checks.ts'
 import { runInSession } from '../../engine/context.ts'
 import { Session } from '../../engine/session.ts'
@@ -95,8 +96,15 @@ export async function loadEntry(entry: ModuleEntry, cwd: string): Promise<(input
   return fn as (input: unknown) => unknown
 }
 
-/** The interceptor for every host the run called; one already running in this process is used as it is. */
-function interceptHostsOf(run: Run): Interceptor | undefined {
+/**
+ * The interceptor for every host the run called; one already running in this process is used as it is.
+ * Other hosts get `otherHosts` (default `error`; a fork passes `undefined` to follow the Session: refused
+ * while it replays, passed once it is live).
+ */
+export function interceptHostsOf(
+  run: Run,
+  otherHosts: 'error' | 'passthrough' | undefined = 'error',
+): Interceptor | undefined {
   const hosts = new Set<string>()
   for (const step of run.steps) {
     const url =
@@ -110,11 +118,24 @@ function interceptHostsOf(run: Run): Interceptor | undefined {
   }
   if (hosts.size === 0) return undefined
   try {
-    return startInterceptor({ hosts: [...hosts].sort(), otherHosts: 'error' })
+    return startInterceptor({ hosts: [...hosts].sort(), ...(otherHosts ? { otherHosts } : {}) })
   } catch (error) {
     // Another interceptor (the Vitest plugin's) already serves this process: its handlers read the same
     // Session store, and wrapped clients never need one.
     if (isCrashlabError(error, 'E_INTERCEPTOR_CONFLICT')) return undefined
     throw error
   }
+}
+
+/**
+ * The runtime checks a run was recorded with (`metadata.checks`, which `agentCase` and `record` keep).
+ *
+ * @example
+ * new RuntimeChecks({ checks: storedChecks(run) })
+ */
+export function storedChecks(run: Run): ChecksOptions | undefined {
+  const checks = run.metadata.checks
+  return typeof checks === 'object' && checks !== null && !Array.isArray(checks)
+    ? (checks as ChecksOptions)
+    : undefined
 }
