@@ -1,5 +1,4 @@
 import type { Run } from '../case/schema/run.ts'
-import type { ChecksOptions } from '../checks/detectors/options.ts'
 import { applyOracles } from '../checks/oracles/apply-oracles.ts'
 import { registeredOracles } from '../checks/oracles/internal/oracle-registry.ts'
 import { RuntimeChecks } from '../checks/runtime/runtime-checks.ts'
