@@ -13,4 +13,11 @@ export {
 } from './export-test.ts'
 export { EXPORTED_TAG } from './exported-tag.ts'
 export { REPLAY_ENV } from './internal/replay-test.ts'
-export { noEntryPointError, type ReplayResult, type ReplayRunOptions, replayRun } from './replay-run.ts'
+export {
+  noEntryPointError,
+  type ReplayResult,
+  type ReplayRunOptions,
+  replayRun,
+  /** `replay(run)`: the CLI's `crashlab replay`, as a function (the same as `replayRun`). */
+  replayRun as replay,
+} from './replay-run.ts'
