@@ -94,6 +94,10 @@ export const ERROR_CODES = [
   'E_FORK_BLOCKED',
   'E_FORK_ENTRY',
   'E_FORK_STEP',
+  // fixes (src/fix): no diagnosis to fix, no fixer model configured, or the fixer's call failed
+  'E_FIX_NO_DIAGNOSIS',
+  'E_FIX_CONFIG',
+  'E_FIX_CALL',
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

@@ -24,6 +24,7 @@ export {
   isCrashlabError,
   type ValidationIssue,
 } from './errors.ts'
+export * from './fix/index.ts'
 export * from './fork/index.ts'
 export * from './interceptor/index.ts'
 export * from './patches/index.ts'

@@ -6,6 +6,7 @@ import { diagnoseCommand } from './commands/diagnose.ts'
 import { diff } from './commands/diff.ts'
 import { exportRun } from './commands/export.ts'
 import { exportTestCommand } from './commands/export-test.ts'
+import { fixCommand } from './commands/fix.ts'
 import { forkCommand } from './commands/fork.ts'
 import { importRun } from './commands/import.ts'
 import { inspect } from './commands/inspect.ts'
@@ -34,6 +35,7 @@ export const main = defineCommand({
     fork: forkCommand,
     diff,
     diagnose: diagnoseCommand,
+    fix: fixCommand,
     'export-test': exportTestCommand,
     report,
     validate,

@@ -1,10 +1,8 @@
 import type { Diagnosis, Run } from '../case/schema/run.ts'
-import { runInSession } from '../engine/context.ts'
-import { Session } from '../engine/session.ts'
-import { sessionFetch } from '../engine/session-fetch.ts'
 import { CrashlabError } from '../errors.ts'
 import type { RunStore } from '../store/types.ts'
 import { heuristicDiagnosis } from './heuristic.ts'
+import { callDiagnoserModel, resolveEndpoint } from './internal/call-model.ts'
 import { parseAnswer } from './internal/parse-answer.ts'
 import { diagnoserPrompt } from './internal/prompt.ts'
 import { verifyEvidence } from './verify-evidence.ts'
@@ -58,38 +56,26 @@ export async function diagnose(run: Run, options: DiagnoseOptions = {}): Promise
     )
   }
   if (run.diagnosis?.by === model && !options.force) return run.diagnosis
-  const baseUrl = (options.baseUrl ?? env.CRASHLAB_DIAGNOSER_BASE_URL ?? 'https://api.openai.com/v1').replace(
-    /\/+$/,
-    '',
+  const endpoint = resolveEndpoint(
+    model,
+    options.baseUrl ?? env.CRASHLAB_DIAGNOSER_BASE_URL ?? 'https://api.openai.com/v1',
+    options.apiKey ?? env.CRASHLAB_DIAGNOSER_API_KEY,
+    options.api,
   )
-  const apiKey = options.apiKey ?? env.CRASHLAB_DIAGNOSER_API_KEY
-  const api = options.api ?? (/anthropic/i.test(new URL(baseUrl).host) ? 'anthropic' : 'openai')
   const { system, user } = diagnoserPrompt(run)
 
   // The diagnoser's call goes through a Session of its own: recorded (redacted), never part of the run.
-  const session = new Session({
-    mode: 'record',
+  const text = await callDiagnoserModel({
+    endpoint,
+    system,
+    user,
     name: 'crashlab-diagnoser',
     input: { diagnoses: run.id, model },
+    recordTo: options.recordTo,
+    tags: ['diagnoser', `diagnoses:${run.id}`],
+    errorCode: 'E_DIAGNOSE_CALL',
+    who: 'diagnoser',
   })
-  const fetchInSession = sessionFetch(globalThis.fetch)
-  let text: string
-  try {
-    text = await runInSession(session, () =>
-      callModel(fetchInSession, { api, baseUrl, apiKey, model, system, user }),
-    )
-    const recorded = await session.finish({ output: text })
-    options.recordTo?.save(recorded, { tags: ['diagnoser', `diagnoses:${run.id}`] })
-  } catch (error) {
-    if (!session.isFinished) await session.finish({ error }).catch(() => undefined)
-    throw error instanceof CrashlabError
-      ? error
-      : new CrashlabError(
-          'E_DIAGNOSE_CALL',
-          `the diagnoser call to ${baseUrl} (${model}) failed: ${(error as Error).message}`,
-          { cause: error },
-        )
-  }
   const answer = parseAnswer(text)
   const createdAt = now().toISOString()
   if (!answer) {
@@ -122,47 +108,4 @@ export async function diagnose(run: Run, options: DiagnoseOptions = {}): Promise
     by: model,
     createdAt,
   }
-}
-
-interface Call {
-  api: 'openai' | 'anthropic'
-  baseUrl: string
-  apiKey: string | undefined
-  model: string
-  system: string
-  user: string
-}
-
-async function callModel(fetcher: typeof fetch, c: Call): Promise<string> {
-  const anthropic = c.api === 'anthropic'
-  const url = anthropic ? `${c.baseUrl.replace(/\/v1$/, '')}/v1/messages` : `${c.baseUrl}/chat/completions`
-  const headers: Record<string, string> = { 'content-type': 'application/json' }
-  if (anthropic) {
-    headers['anthropic-version'] = '2023-06-01'
-    if (c.apiKey) headers['x-api-key'] = c.apiKey
-  } else if (c.apiKey) headers.authorization = `Bearer ${c.apiKey}`
-  const body = anthropic
-    ? { model: c.model, max_tokens: 1024, system: c.system, messages: [{ role: 'user', content: c.user }] }
-    : {
-        model: c.model,
-        messages: [
-          { role: 'system', content: c.system },
-          { role: 'user', content: c.user },
-        ],
-      }
-  const response = await fetcher(url, { method: 'POST', headers, body: JSON.stringify(body) })
-  const json = (await response.json().catch(() => null)) as Record<string, unknown> | null
-  if (!response.ok) {
-    const detail = json ? JSON.stringify(json).slice(0, 300) : response.statusText
-    throw new CrashlabError(
-      'E_DIAGNOSE_CALL',
-      `the diagnoser endpoint ${url} answered ${response.status}: ${detail}`,
-    )
-  }
-  if (anthropic) {
-    const content = (json?.content as Array<{ type: string; text?: string }> | undefined) ?? []
-    return content.map((b) => (b.type === 'text' ? (b.text ?? '') : '')).join('')
-  }
-  const choices = (json?.choices as Array<{ message?: { content?: string | null } }> | undefined) ?? []
-  return choices[0]?.message?.content ?? ''
 }
