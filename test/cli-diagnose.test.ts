@@ -1,11 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startScriptedProvider } from '../src/testing/index.ts'
 import type { ScriptedProvider } from '../src/testing/types.ts'
-import { BUILT_BIN } from './helpers/built-bin.ts'
+import { runBin, runBinSync } from './helpers/built-bin.ts'
 
 // `crashlab diagnose` through the built bin, on the refund bot's committed violation run (it refunded 490
 // on a 49 order): by rules, and by a model (the scripted provider playing the diagnoser, over loopback).
@@ -19,32 +18,12 @@ let dir: string
 let provider: ScriptedProvider
 let answer = ''
 
-function env(extra: Record<string, string> = {}) {
-  const e: Record<string, string | undefined> = {
-    ...process.env,
-    NO_COLOR: '1',
-    CRASHLAB_DIR: join(dir, 'store'),
-    ...extra,
-  }
-  delete e.CRASHLAB_DIAGNOSER_MODEL
-  delete e.CRASHLAB_DIAGNOSER_BASE_URL
-  delete e.CRASHLAB_DIAGNOSER_API_KEY
-  return e
-}
 function crashlabSync(...args: string[]) {
-  const r = spawnSync(process.execPath, [BUILT_BIN, ...args], { cwd: dir, encoding: 'utf8', env: env() })
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr }
+  return runBinSync(dir, { CRASHLAB_DIR: join(dir, 'store') }, ...args)
 }
 /** Async, so that the scripted provider in this process can answer the child. */
 function crashlab(args: string[], extra: Record<string, string> = {}) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
-    const child = spawn(process.execPath, [BUILT_BIN, ...args], { cwd: dir, env: env(extra) })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => (stdout += d))
-    child.stderr.on('data', (d) => (stderr += d))
-    child.on('close', (code) => done({ code, stdout, stderr }))
-  })
+  return runBin(dir, { CRASHLAB_DIR: join(dir, 'store'), ...extra }, args)
 }
 
 beforeAll(async () => {
