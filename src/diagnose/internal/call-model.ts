@@ -95,7 +95,9 @@ async function callModel(fetcher: typeof fetch, c: HelperCall): Promise<string> 
   const { api, baseUrl, apiKey, model } = c.endpoint
   const anthropic = api === 'anthropic'
   const url = anthropic ? `${baseUrl.replace(/\/v1$/, '')}/v1/messages` : `${baseUrl}/chat/completions`
-  const headers: Record<string, string> = { 'content-type': 'application/json' }
+  // `connection: close`: the call leaves no pooled socket behind. An interceptor started after it (a
+  // fork of `crashlab fix --try`, a replay) would not see a request that reused such a socket.
+  const headers: Record<string, string> = { 'content-type': 'application/json', connection: 'close' }
   if (anthropic) {
     headers['anthropic-version'] = '2023-06-01'
     if (apiKey) headers['x-api-key'] = apiKey
