@@ -6,7 +6,7 @@
  * swallowed still fails the test) and writes the cassette when the test recorded something (in mode
  * `diverged`, only when the run left its recording).
  */
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { afterAll, aroundEach, inject, type TestContext } from 'vitest'
 import {
   type CrashlabMode,
@@ -19,9 +19,12 @@ import {
 import {
   createRun,
   DEFAULT_HOSTS,
+  FORK_ENV,
+  forkRequestHook,
   loadCassette,
   loadConfig,
   mergeConfig,
+  parsePatch,
   type Run,
   RuntimeChecks,
   runInSession,
@@ -81,10 +84,13 @@ function openTest(task: Task, mode: CrashlabMode, cassetteDir: string | undefine
   const replayed = replayOverride(name)
   if (replayed) {
     // `crashlab replay <id>`: this one test replays the given run instead of its own cassette.
+    // `crashlab fork <id>` of an agentCase run: the same hook, forked at a step with a patch.
+    const forked = forkOverride()
     const session = new Session({
       mode: 'replay',
       recorded: replayed.run,
       ...common,
+      ...(forked && { forkAt: forked.at, hooks: { ...checks.hooks, onRequest: forked.onRequest } }),
       cassettePath: replayed.path,
     })
     const state: TestState = { ...base, action: 'replay', cassettePath: replayed.path, session }
@@ -174,4 +180,15 @@ function writeReplayed(out: string, run: Run, session: Session): void {
       }
     : run
   writeCassette(out, written, { redactor })
+}
+
+/** The fork settings `crashlab fork` of an agentCase run hands the replayed test (FORK_ENV), if any. */
+function forkOverride(): { at: number; onRequest: ReturnType<typeof forkRequestHook> } | undefined {
+  const at = process.env[FORK_ENV.at]
+  if (at === undefined) return undefined
+  const patchFile = process.env[FORK_ENV.patch]
+  const raw = patchFile ? (JSON.parse(readFileSync(patchFile, 'utf8')) as unknown) : null
+  const patch = raw === null ? undefined : parsePatch(raw as object, patchFile)
+  const baseUrl = process.env[FORK_ENV.baseUrl]
+  return { at: Number(at), onRequest: forkRequestHook({ patch, ...(baseUrl && { baseUrl }) }) }
 }

@@ -196,6 +196,23 @@ describe('crashlab replay: an agentCase test entry point', () => {
     expect(replay.steps.map((s) => s.type)).toEqual(testRun.steps.map((s) => s.type))
   })
 
+  it('crashlab fork forks it too: that one test, replayed up to the fork step and live from there with the patch', async () => {
+    expect(testRun.steps.map((st) => st.type)).toEqual(['llm', 'llm'])
+    const r = crashlab(['fork', testRun.id, '--at', '1', '--system-append', 'Answer in French.'])
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    const id = /stored as (\S+) \(fork of/.exec(r.stdout)?.[1] as string
+    const forked = await withStore((store) => store.load(id))
+    expect(forked.links).toMatchObject({ forkedFrom: testRun.id, forkStep: 1 })
+    expect(forked.links.replayOf).toBeUndefined()
+    // The prefix is the recording; the live model call carries the patch.
+    expect(forked.steps.slice(0, 1)).toEqual(testRun.steps.slice(0, 1))
+    const live = forked.steps[1]
+    expect(live?.type).toBe('llm')
+    const system = live?.type === 'llm' ? live.request.normalized?.system : undefined
+    expect(JSON.stringify(system)).toContain('Answer in French.')
+  })
+
   it('exits 1 with the divergence when the test no longer replays the stored run', () => {
     const r = crashlab(['replay', testRun.id], { FIXTURE_INPUT_SUFFIX: ' Quickly please.' })
     expect(r.code).toBe(1)

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { JsonValue } from '../case/schema/json.ts'
 import type { Run } from '../case/schema/run.ts'
 import { applyOracles } from '../checks/oracles/apply-oracles.ts'
@@ -14,8 +17,10 @@ import type { Patch } from '../patches/patch-schema.ts'
 import { createRedactor } from '../redact/create-redactor.ts'
 import { markFailed } from '../replay/internal/mark-failed.ts'
 import { interceptHostsOf, loadEntry, storedChecks } from '../replay/internal/replay-module.ts'
+import { replayTest } from '../replay/internal/replay-test.ts'
 import { noEntryPointError } from '../replay/replay-run.ts'
 import type { RunStore, StoredRunSummary } from '../store/types.ts'
+import { FORK_ENV } from './fork-env.ts'
 
 /**
  * Options of `fork`.
@@ -66,8 +71,9 @@ export interface ForkResult {
  * live, against the recorded host or `baseUrl`, with `patch` applied to each model request from
  * `atStep` on before it leaves. A `tool()` call equal to an unused call of the parent gets the recorded
  * result; a side-effect tool never runs live (any other call is blocked, a `blocked` step, and the agent
- * gets an `E_FORK_BLOCKED` error); a pure tool runs. Only `module` entry points fork in this version:
- * a run of an `agentCase` test throws `E_FORK_ENTRY`, a run with none `E_REPLAY_NO_ENTRY`. The agent's
+ * gets an `E_FORK_BLOCKED` error); a pure tool runs. A `module` entry point runs in this process; a run
+ * of an `agentCase` test runs that one test through the project's Vitest; a run with none throws
+ * `E_REPLAY_NO_ENTRY`. The agent's
  * error does not throw: the fork is still a run, returned (and stored) with it as `error`.
  *
  * @example
@@ -79,15 +85,6 @@ export interface ForkResult {
 export async function fork(parent: Run, options: ForkOptions): Promise<ForkResult> {
   const entry = parent.entryPoint
   if (!entry) throw noEntryPointError(parent)
-  if (entry.kind !== 'module') {
-    throw new CrashlabError(
-      'E_FORK_ENTRY',
-      `run ${parent.id} (${parent.name}) was recorded by the agentCase test "${entry.test}" in ${entry.file}: ` +
-        'forking a test entry point is not supported yet, only a `module` entry point (`record(name, fn, { entryPoint: ' +
-        "{ kind: 'module', module, export } })`). `crashlab replay` replays the test.",
-      { subject: parent.id },
-    )
-  }
   const { atStep } = options
   if (!Number.isInteger(atStep) || atStep < 0 || atStep >= parent.steps.length) {
     throw new CrashlabError(
@@ -98,6 +95,7 @@ export async function fork(parent: Run, options: ForkOptions): Promise<ForkResul
     )
   }
   const cwd = options.cwd ?? process.cwd()
+  if (entry.kind === 'test') return forkTest(parent, entry, options, cwd)
   const { config } = await loadConfig({ cwd, file: options.config })
   const layered = mergeConfig(config, { checks: storedChecks(parent) })
   const checks = new RuntimeChecks({ checks: layered.checks, prices: layered.prices })
@@ -161,7 +159,9 @@ export async function fork(parent: Run, options: ForkOptions): Promise<ForkResul
  * The fork's `onRequest` hook: from the fork step on (the Session records then), each model request is
  * patched, and sent to `baseUrl` when given. Before it, requests are replayed as they are.
  */
-function forkRequestHook(options: ForkOptions): NonNullable<SessionHooks['onRequest']> {
+export function forkRequestHook(
+  options: Pick<ForkOptions, 'patch' | 'baseUrl'>,
+): NonNullable<SessionHooks['onRequest']> {
   return (ctx): RequestDecision | undefined => {
     if (ctx.session.mode !== 'record' || ctx.kind !== 'llm' || !ctx.normalized) return undefined
     if (!options.patch && !options.baseUrl) return undefined
@@ -170,5 +170,45 @@ function forkRequestHook(options: ForkOptions): NonNullable<SessionHooks['onRequ
       ? applyPatch(options.patch, ctx.normalized, { step }).request
       : ctx.normalized
     return options.baseUrl ? { rewrite: request, baseUrl: options.baseUrl } : { rewrite: request }
+  }
+}
+
+/**
+ * A fork of an `agentCase` run: the project's Vitest runs that one test (as `crashlab replay` does),
+ * told by FORK_ENV to fork it at `atStep` with the patch; the forked run comes back through a file.
+ */
+async function forkTest(
+  parent: Run,
+  entry: Extract<NonNullable<Run['entryPoint']>, { kind: 'test' }>,
+  options: ForkOptions,
+  cwd: string,
+): Promise<ForkResult> {
+  const tmp = mkdtempSync(join(tmpdir(), 'crashlab-fork-'))
+  try {
+    const patchFile = join(tmp, 'patch.json')
+    writeFileSync(patchFile, JSON.stringify(options.patch ?? null))
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      [FORK_ENV.at]: String(options.atStep),
+      [FORK_ENV.patch]: patchFile,
+    }
+    if (options.baseUrl) env[FORK_ENV.baseUrl] = options.baseUrl
+    const replayed = await replayTest(parent, entry, {
+      cwd,
+      env,
+      ...(options.sourcePath && { sourcePath: options.sourcePath }),
+    })
+    const links = {
+      ...replayed.run.links,
+      forkedFrom: parent.id,
+      forkStep: options.atStep,
+      ...(options.patch && { patch: options.patch as unknown as JsonValue }),
+    }
+    const { replayOf: _replayOf, ...rest } = links
+    const run: Run = { ...replayed.run, links: rest }
+    const stored = options.store?.save(run, { tags: options.tags })
+    return { run, ...(replayed.error !== undefined && { error: replayed.error }), ...(stored && { stored }) }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true })
   }
 }
