@@ -98,6 +98,9 @@ export const ERROR_CODES = [
   'E_FIX_NO_DIAGNOSIS',
   'E_FIX_CONFIG',
   'E_FIX_CALL',
+  'E_VERIFY_FIX',
+  'E_VERIFY_STEP',
+  'E_VERIFY_REGRESS',
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

@@ -16,6 +16,7 @@ import { report } from './commands/report.ts'
 import { scan } from './commands/scan.ts'
 import { show } from './commands/show.ts'
 import { validate } from './commands/validate.ts'
+import { verifyCommand } from './commands/verify.ts'
 import { vitest } from './commands/vitest.ts'
 
 /** The root `crashlab` command and its subcommands. */
@@ -36,6 +37,7 @@ export const main = defineCommand({
     diff,
     diagnose: diagnoseCommand,
     fix: fixCommand,
+    verify: verifyCommand,
     'export-test': exportTestCommand,
     report,
     validate,

@@ -48,6 +48,12 @@ export interface ForkOptions {
   config?: string | false
   /** The cassette the parent run was loaded from, named in messages. */
   sourcePath?: string
+  /**
+   * Entry point modules already loaded, shared by the forks of one batch (`verify` passes one), so the
+   * module is loaded once and not once per fork: its module-level state is then shared by those forks,
+   * as it is by the tests of one Vitest file. Default: the module is loaded afresh.
+   */
+  entryCache?: Map<string, Promise<(input: unknown) => unknown>>
 }
 
 /**
@@ -106,7 +112,7 @@ export async function fork(parent: Run, options: ForkOptions): Promise<ForkResul
   let run: Run
   let error: unknown
   try {
-    const fn = await loadEntry(entry, cwd)
+    const fn = await cachedEntry(entry, cwd, options.entryCache)
     const session = new Session({
       mode: 'replay',
       recorded: parent,
@@ -153,6 +159,23 @@ export async function fork(parent: Run, options: ForkOptions): Promise<ForkResul
   run = { ...run, links }
   const stored = options.store?.save(run, { tags: options.tags })
   return { run, ...(error !== undefined && { error }), ...(stored && { stored }) }
+}
+
+function cachedEntry(
+  entry: Extract<NonNullable<Run['entryPoint']>, { kind: 'module' }>,
+  cwd: string,
+  cache: ForkOptions['entryCache'],
+): Promise<(input: unknown) => unknown> {
+  if (!cache) return loadEntry(entry, cwd)
+  const key = JSON.stringify([cwd, entry.module, entry.export])
+  let loading = cache.get(key)
+  if (!loading) {
+    loading = loadEntry(entry, cwd)
+    cache.set(key, loading)
+    // A failed load is not kept: the next fork tries again and reports its own error.
+    loading.catch(() => cache.delete(key))
+  }
+  return loading
 }
 
 /**

@@ -65,12 +65,68 @@ export const DiagnosisSchema = z.strictObject({
   createdAt: InstantSchema,
 })
 
+/** A verdict of `verify`: see docs/verify.md for the rules. */
+export const VerdictSchema = z.enum(['VERIFIED', 'LIKELY', 'INCONCLUSIVE', 'REJECTED'])
+
+/** How one trial of a verification ended: `errored` when it could not be judged (a 429 or 5xx, a divergence before the fork step). */
+export const TrialOutcomeSchema = z.enum(['pass', 'fail', 'errored'])
+
+/** One arm of a verification (the patched forks, or the unpatched controls): counts and the Wilson 95 % interval of the pass rate. */
+export const ArmStatsSchema = z.strictObject({
+  /** Trials run, usable or not. */
+  trials: z.number().int().nonnegative(),
+  passed: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+  errored: z.number().int().nonnegative(),
+  /** passed / (passed + failed); null with no usable trial. */
+  passRate: z.number().min(0).max(1).nullable(),
+  /** The Wilson 95 % interval of the pass rate over the usable trials ([0, 1] with none). */
+  lower: z.number().min(0).max(1),
+  upper: z.number().min(0).max(1),
+  /** pass^k: the chance that k trials in a row all pass, estimated as C(passed, k) / C(usable, k); null with fewer than k usable trials. */
+  passHatK: z.number().min(0).max(1).nullable(),
+})
+
+/** One fork a verification ran. */
+export const TrialSchema = z.strictObject({
+  arm: z.enum(['patched', 'control', 'regress']),
+  /** The run the fork was made from: the verified run, or a past good run for `regress`. */
+  from: RunIdSchema,
+  /** The fork's id, when it was stored. */
+  runId: RunIdSchema.nullable(),
+  outcome: TrialOutcomeSchema,
+  /** Why it failed or errored, in one line. */
+  reason: z.string().optional(),
+  costUsd: z.number().nonnegative().nullable(),
+})
+
+/** What `verify` concluded about one fix. */
+export const VerificationSchema = z.strictObject({
+  verdict: VerdictSchema,
+  /** The verdict's reason, in one sentence. */
+  reason: z.string(),
+  k: z.number().int().positive(),
+  /** The step the forks went live from. */
+  atStep: z.number().int().nonnegative(),
+  patched: ArmStatsSchema,
+  /** Null with `--no-control`. */
+  control: ArmStatsSchema.nullable(),
+  trials: z.array(TrialSchema),
+  /** The cost of every fork that could be priced, in USD. */
+  costUsd: z.number().nonnegative(),
+  /** Set when the run stopped early: `max-cost` when the cost stop was reached. */
+  stopped: z.enum(['max-cost']).nullable(),
+  createdAt: InstantSchema,
+})
+
 export const FixProposalSchema = z.strictObject({
   id: z.string(),
   rank: z.number().int().positive(),
   patch: JsonSchema,
   rationale: z.string(),
   expectedEffect: z.string(),
+  /** The latest verification of this fix (`crashlab verify`). */
+  verification: VerificationSchema.optional(),
 })
 
 /** One redaction applied before writing: where (a JSON Pointer into the written document) and which rule. */
@@ -143,6 +199,11 @@ export type CheckResult = z.infer<typeof CheckResultSchema>
 export type FailureLabel = z.infer<typeof FailureLabelSchema>
 export type Diagnosis = z.infer<typeof DiagnosisSchema>
 export type FixProposal = z.infer<typeof FixProposalSchema>
+export type Verdict = z.infer<typeof VerdictSchema>
+export type TrialOutcome = z.infer<typeof TrialOutcomeSchema>
+export type ArmStats = z.infer<typeof ArmStatsSchema>
+export type Trial = z.infer<typeof TrialSchema>
+export type Verification = z.infer<typeof VerificationSchema>
 export type RunRedactionRecord = z.infer<typeof RunRedactionRecordSchema>
 export type RedactionInfo = z.infer<typeof RedactionInfoSchema>
 export type Run = z.infer<typeof RunSchema>

@@ -37,7 +37,8 @@ export function nextDefaultName(agent: string): string {
 /**
  * Adds `oracle` to `agent`'s list and returns the function that removes exactly this registration.
  * Names are unique per agent, since results are keyed by name in reports and diffs: registering the same
- * function under its name again replaces it (a re-run module), a different function is an error.
+ * function (or one with the same source text) under its name again replaces it (a re-run module), a
+ * different function is an error.
  *
  * @example
  * const off = addOracle('refund-bot', { name: 'no-refund', fn: () => true })
@@ -47,7 +48,9 @@ export function addOracle(agent: string, oracle: Oracle): () => void {
   const { byAgent } = state()
   const list = byAgent.get(agent) ?? []
   const at = list.findIndex((o) => o.name === oracle.name)
-  if (at >= 0 && list[at]!.fn !== oracle.fn) {
+  // The same function, or the same source text: a module loaded again (a replay or fork loads the entry
+  // point's module in a fresh module runner, beside the copy a test may have imported).
+  if (at >= 0 && list[at]!.fn !== oracle.fn && String(list[at]!.fn) !== String(oracle.fn)) {
     throw new CrashlabError(
       'E_ORACLE_DUPLICATE',
       `agent "${agent}" already has an oracle named "${oracle.name}": give this one another name with check('${agent}', fn, { name: '…' })`,

@@ -1,0 +1,263 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { basename, extname, resolve } from 'node:path'
+import { defineCommand } from 'citty'
+import pc from 'picocolors'
+import type { ArmStats, Run, Verification } from '../../case/schema/run.ts'
+import { parsePatch } from '../../patches/parse-patch.ts'
+import type { RunStore } from '../../store/types.ts'
+import {
+  DEFAULT_K,
+  type RegressOption,
+  type VerifyOptions,
+  type VerifyProgress,
+  type VerifyResult,
+  verify,
+} from '../../verify/verify.ts'
+import { parsePositiveInt, parseUsd, usageError } from '../internal/parse-options.ts'
+import { reportError } from '../internal/report-error.ts'
+import { STORE_DIR_ARG, withStore } from '../internal/store-args.ts'
+import { formatTable } from '../internal/table.ts'
+
+/** The options `verify` and `fix --verify` share. */
+export const VERIFY_ARGS = {
+  k: { type: 'string', description: `trials per arm (default ${DEFAULT_K})`, valueHint: 'n' },
+  regress: {
+    type: 'string',
+    description:
+      'past good runs to re-run with the patch: ID,ID | tag:X | none (default: the newest 3 passing runs of the agent)',
+    valueHint: 'runs',
+  },
+  control: {
+    type: 'boolean',
+    default: true,
+    description: 'run k unpatched controls too (--no-control: none)',
+  },
+  pace: { type: 'string', description: 'seconds to wait between forks (rate limits)', valueHint: 's' },
+  'max-cost': {
+    type: 'string',
+    description: 'stop starting forks once they cost this much',
+    valueHint: 'usd',
+  },
+  'base-url': {
+    type: 'string',
+    description: "send the forks' live model calls to this origin instead of the recorded one",
+    valueHint: 'url',
+  },
+  at: {
+    type: 'string',
+    description: 'the step the forks go live from (default: the diagnosed one)',
+    valueHint: 'N',
+  },
+  cwd: {
+    type: 'string',
+    description: 'the folder the entry point is resolved in (default: here)',
+    valueHint: 'path',
+  },
+} as const
+
+/**
+ * `crashlab verify <id> --fix fix-1 -k 5`: k forks of the run with the fix against k without it, plus
+ * the fix re-run on past good runs; prints both arms with Wilson 95 % intervals and pass^k, and the
+ * verdict. Exit 0 on VERIFIED, 1 on any other verdict (a gate for CI).
+ *
+ * @example
+ * // npx crashlab verify last --fix fix-1 -k 10 --regress none --base-url http://127.0.0.1:8787
+ * await runCommand(verifyCommand, { rawArgs: ['last', '--fix', 'fix-1', '-k', '10', '--regress', 'none'] })
+ */
+export const verifyCommand = defineCommand({
+  meta: {
+    name: 'verify',
+    description:
+      'Verify a fix: k patched forks against k controls, plus past good runs; a verdict with Wilson intervals',
+  },
+  args: {
+    run: { type: 'positional', description: 'a run id, a unique prefix, or `last`', required: true },
+    fix: {
+      type: 'string',
+      description: 'a fix of the run (fix-1, as `crashlab fix` lists them) or a patch file (YAML or JSON)',
+      valueHint: 'id|file',
+      required: true,
+    },
+    ...VERIFY_ARGS,
+    ...STORE_DIR_ARG,
+    json: { type: 'boolean', description: 'print the verification as JSON' },
+  },
+  async run({ args }) {
+    try {
+      await withStore(args.dir, async (store) => {
+        const run = store.load(args.run)
+        const fix = fixOption(run, args.fix)
+        const { verification } = await runVerify(
+          run,
+          store,
+          { ...verifyOptionsOf(args, store), ...fix },
+          args.json,
+        )
+        if (verification.verdict !== 'VERIFIED') process.exitCode = 1
+      })
+    } catch (err) {
+      reportError(err)
+    }
+  },
+})
+
+/** Reads the options of VERIFY_ARGS. */
+export function verifyOptionsOf(
+  args: {
+    k?: string
+    regress?: string
+    control?: boolean
+    pace?: string
+    'max-cost'?: string
+    'base-url'?: string
+    at?: string
+    cwd?: string
+  },
+  store: RunStore,
+): Omit<VerifyOptions, 'fix'> {
+  const pace = args.pace === undefined ? undefined : Number(args.pace)
+  if (pace !== undefined && !(Number.isFinite(pace) && pace >= 0)) {
+    throw usageError(`--pace takes seconds ≥ 0, as in --pace 1.5; got ${JSON.stringify(args.pace)}`)
+  }
+  const at = args.at === undefined ? undefined : Number(args.at)
+  if (at !== undefined && !(Number.isInteger(at) && at >= 0)) {
+    throw usageError(`--at must be a step number ≥ 0; got ${JSON.stringify(args.at)}`)
+  }
+  const maxCostUsd = parseUsd(args['max-cost'], '--max-cost')
+  return {
+    k: parsePositiveInt(args.k, '-k', DEFAULT_K),
+    regress: regressOf(args.regress),
+    control: args.control !== false,
+    ...(pace !== undefined && { paceMs: pace * 1000 }),
+    ...(maxCostUsd !== undefined && { maxCostUsd }),
+    ...(args['base-url'] && { baseUrl: args['base-url'] }),
+    ...(at !== undefined && { atStep: at }),
+    cwd: args.cwd ? resolve(args.cwd) : process.cwd(),
+    store,
+  }
+}
+
+/** Runs a verification with a progress bar on stderr and prints it (or its JSON). */
+export async function runVerify(
+  run: Run,
+  store: RunStore,
+  options: VerifyOptions,
+  json: boolean | undefined,
+): Promise<VerifyResult> {
+  const bar = progressBar()
+  if (!json) {
+    console.log(
+      `verifying ${typeof options.fix === 'string' ? options.fix : (options.fixId ?? 'the patch')} on run ${run.id} (${run.name}) …`,
+    )
+  }
+  let result: VerifyResult
+  try {
+    result = await verify(run, { ...options, store, onProgress: bar.update })
+  } finally {
+    bar.done()
+  }
+  if (json) console.log(JSON.stringify(result.verification, null, 2))
+  else console.log(formatVerification(result.verification, result.fix.id, run.id))
+  return result
+}
+
+function fixOption(run: Run, value: string): Pick<VerifyOptions, 'fix' | 'fixId'> {
+  if (run.fixes.some((f) => f.id === value)) return { fix: value }
+  const file = resolve(value)
+  if (!existsSync(file)) {
+    const known = run.fixes.map((f) => f.id)
+    throw usageError(
+      `--fix ${value}: run ${run.id} has no such fix${known.length ? ` (it has ${known.join(', ')})` : ''}, and there is no such patch file`,
+    )
+  }
+  const patch = parsePatch(readFileSync(file, 'utf8'), value)
+  return { fix: patch, fixId: basename(file, extname(file)) }
+}
+
+function regressOf(value: string | undefined): RegressOption | undefined {
+  if (value === undefined) return undefined
+  if (value === 'none') return 'none'
+  if (value.startsWith('tag:')) {
+    const tag = value.slice(4)
+    if (!tag) throw usageError('--regress tag: needs a tag, as in --regress tag:golden')
+    return { tag }
+  }
+  const ids = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+  if (ids.length === 0) throw usageError('--regress takes run ids (ID,ID), tag:X or none')
+  return ids
+}
+
+/** Renders a verification: both arms as a table, the regressions, the verdict and its reason. */
+export function formatVerification(v: Verification, fixId: string, runId: string): string {
+  const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(0)}%`)
+  const row = (name: string, a: ArmStats) => [
+    name,
+    String(a.trials),
+    String(a.passed),
+    String(a.failed),
+    String(a.errored),
+    pct(a.passRate),
+    `${pct(a.lower)}–${pct(a.upper)}`,
+    pct(a.passHatK),
+  ]
+  const rows = [row('patched', v.patched), ...(v.control ? [row('control', v.control)] : [])]
+  const lines = [
+    formatTable(
+      ['arm', 'trials', 'passed', 'failed', 'errored', 'pass rate', '95% CI', `pass^${v.k}`],
+      rows,
+      {
+        right: [1, 2, 3, 4, 5, 6, 7],
+      },
+    ),
+  ]
+  const regress = v.trials.filter((t) => t.arm === 'regress')
+  if (regress.length > 0) {
+    lines.push('', `past good runs (${regress.length}):`)
+    for (const t of regress) {
+      const mark =
+        t.outcome === 'pass' ? pc.green('pass') : t.outcome === 'fail' ? pc.red('FAIL') : pc.yellow('errored')
+      lines.push(`  ${t.from} ${mark}${t.reason ? ` — ${t.reason}` : ''}`)
+    }
+  }
+  const errored = v.trials.find((t) => t.outcome === 'errored' && t.arm !== 'regress')
+  if (errored)
+    lines.push(
+      '',
+      pc.yellow(`errored trials do not count as failures; first: ${errored.reason ?? 'no reason given'}`),
+    )
+  if (v.stopped === 'max-cost')
+    lines.push('', pc.yellow(`stopped at the cost limit after ${v.trials.length} forks`))
+  lines.push('', `forks from step ${v.atStep} · cost $${v.costUsd.toFixed(4)}`)
+  const colour = { VERIFIED: pc.green, LIKELY: pc.cyan, INCONCLUSIVE: pc.yellow, REJECTED: pc.red }[v.verdict]
+  lines.push(`${pc.bold(colour(v.verdict))} ${fixId}: ${v.reason}`)
+  if (v.verdict === 'VERIFIED')
+    lines.push(`next: \`crashlab export-test ${runId} --fix ${fixId}\` writes it out as a regression test`)
+  return lines.join('\n')
+}
+
+/** A progress bar on stderr: redrawn in place on a terminal, one line per fork otherwise. */
+function progressBar(): { update: (p: VerifyProgress) => void; done: () => void } {
+  const tty = process.stderr.isTTY === true
+  let drawn = false
+  return {
+    update({ done, total, trial, costUsd }) {
+      const width = 24
+      const filled = Math.round((done / total) * width)
+      const text =
+        `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total} ` +
+        `${trial.arm} ${trial.outcome}${costUsd > 0 ? ` · $${costUsd.toFixed(4)}` : ''}`
+      if (tty) {
+        process.stderr.write(`\r${text}\x1b[K`)
+        drawn = true
+      } else {
+        process.stderr.write(`${text}\n`)
+      }
+    },
+    done() {
+      if (drawn) process.stderr.write('\n')
+    },
+  }
+}

@@ -1,0 +1,171 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { installInterceptor, type Run, record } from '../src/index.ts'
+import { openStore } from '../src/store/index.ts'
+import { type ScriptedProvider, startScriptedProvider } from '../src/testing/index.ts'
+import { runBin, runBinSync } from './helpers/built-bin.ts'
+import { copyProject, removeProject } from './projects/run-fixture.ts'
+import { answerSupport } from './projects/verify/agent.ts'
+import { RULE, supportModel } from './projects/verify/model.ts'
+
+// `crashlab verify` through the built bin, against the verify fixture (a support bot whose model names
+// the order only when the system prompt asks it to). The forks' live calls go to a scripted provider
+// in this process, so the bin runs asynchronously.
+const FIX = { kind: 'system_prompt', op: 'append', text: RULE } as const
+
+let provider: ScriptedProvider
+let project: string
+let storeDir: string
+let failing: Run
+
+beforeAll(async () => {
+  provider = await startScriptedProvider({ policy: supportModel(1) })
+  project = copyProject('verify')
+  storeDir = mkdtempSync(join(tmpdir(), 'crashlab-cli-verify-'))
+  const interceptor = installInterceptor({ hosts: [provider.url] })
+  try {
+    const { run, error } = await record('support-bot', answerSupport, {
+      input: { question: 'Where is my order A17?', baseURL: `${provider.url}/v1` },
+      config: join(project, 'crashlab.config.ts'),
+      store: storeDir,
+      entryPoint: { kind: 'module', module: './agent.ts', export: 'answerSupport' },
+    })
+    if (error) throw error
+    failing = run
+  } finally {
+    await interceptor.close()
+  }
+  const store = await openStore({ dir: storeDir })
+  store.save({
+    ...failing,
+    fixes: [
+      {
+        id: 'fix-1',
+        rank: 1,
+        patch: FIX,
+        rationale: 'Ask for the id.',
+        expectedEffect: 'The answer names the order.',
+      },
+    ],
+  })
+  store.close()
+})
+afterAll(async () => {
+  await provider.close()
+  removeProject(project)
+  rmSync(storeDir, { recursive: true, force: true })
+})
+
+const env = () => ({ CRASHLAB_DIR: storeDir })
+
+describe('crashlab verify', () => {
+  it('runs k patched forks against k controls, prints both arms with their intervals and pass^k, and exits 0 on VERIFIED', async () => {
+    const r = await runBin(project, env(), [
+      'verify',
+      failing.id,
+      '--fix',
+      'fix-1',
+      '-k',
+      '3',
+      '--regress',
+      'none',
+      '--base-url',
+      provider.url,
+    ])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/arm\s+trials\s+passed\s+failed\s+errored\s+pass rate\s+95% CI\s+pass\^3/)
+    expect(r.stdout).toMatch(/patched\s+3\s+3\s+0\s+0\s+100%\s+44%–100%\s+100%/)
+    expect(r.stdout).toMatch(/control\s+3\s+0\s+3\s+0\s+0%\s+0%–56%\s+0%/)
+    expect(r.stdout).toContain('VERIFIED fix-1')
+    expect(r.stdout).toContain(`crashlab export-test ${failing.id} --fix fix-1`)
+    // Progress: one line per fork when stderr is not a terminal.
+    expect(r.stderr.trim().split('\n')).toHaveLength(6)
+    expect(r.stderr).toContain('6/6')
+    // Stored with the run: `show` lists the verdict.
+    const shown = runBinSync(project, env(), 'show', failing.id, '--json')
+    const stored = JSON.parse(shown.stdout) as Run
+    expect(stored.fixes[0]?.verification?.verdict).toBe('VERIFIED')
+  })
+
+  it('takes a patch file, --no-control and --json', async () => {
+    const file = join(storeDir, 'name-the-order.json')
+    writeFileSync(file, JSON.stringify(FIX))
+    const r = await runBin(project, env(), [
+      'verify',
+      failing.id,
+      '--fix',
+      file,
+      '-k',
+      '2',
+      '--no-control',
+      '--regress',
+      'none',
+      '--base-url',
+      provider.url,
+      '--json',
+    ])
+    const v = JSON.parse(r.stdout) as NonNullable<Run['fixes'][number]['verification']>
+    expect(v.control).toBeNull()
+    expect(v.patched).toMatchObject({ trials: 2, passed: 2 })
+    // 2 of 2 without a control: the lower bound (34%) is not above one half, so only LIKELY, and exit 1.
+    expect(v.verdict).toBe('LIKELY')
+    expect(r.code).toBe(1)
+  })
+
+  it('a patch that breaks a past good run: REJECTED, exit 1, the run named', async () => {
+    const good = await (async () => {
+      const interceptor = installInterceptor({ hosts: [provider.url] })
+      try {
+        const { run } = await record('support-bot', answerSupport, {
+          input: { question: 'Where is my order A17?', baseURL: `${provider.url}/v1`, rule: RULE },
+          config: join(project, 'crashlab.config.ts'),
+          store: storeDir,
+          entryPoint: { kind: 'module', module: './agent.ts', export: 'answerSupport' },
+        })
+        return run
+      } finally {
+        await interceptor.close()
+      }
+    })()
+    expect(good.outcome).toBe('pass')
+    const r = await runBin(project, env(), [
+      'verify',
+      failing.id,
+      '--fix',
+      'fix-1',
+      '-k',
+      '2',
+      '--regress',
+      good.id,
+      '--base-url',
+      provider.url,
+    ])
+    expect(r.code).toBe(1)
+    expect(r.stdout).toContain(`${good.id} FAIL`)
+    expect(r.stdout).toMatch(/REJECTED fix-1: the patch broke 1 past good run/)
+  })
+
+  it('bad input: an unknown fix, a bad -k, a run that did not pass given as a good run', () => {
+    const unknown = runBinSync(project, env(), 'verify', failing.id, '--fix', 'fix-7')
+    expect(unknown.code).toBe(1)
+    expect(unknown.stderr).toContain('--fix fix-7: run')
+    expect(unknown.stderr).toContain('it has fix-1')
+    const k = runBinSync(project, env(), 'verify', failing.id, '--fix', 'fix-1', '-k', 'zero')
+    expect(k.code).toBe(1)
+    expect(k.stderr).toContain('-k must be a whole number above 0')
+    const notGood = runBinSync(
+      project,
+      env(),
+      'verify',
+      failing.id,
+      '--fix',
+      'fix-1',
+      '--regress',
+      failing.id,
+    )
+    expect(notGood.code).toBe(1)
+    expect(notGood.stderr).toContain('E_VERIFY_REGRESS')
+  })
+})
