@@ -6,6 +6,7 @@
 
 export { type FailingStep, failingStepOf } from './failing-step.ts'
 export { htmlReportAttachment } from './html-report-attachment.ts'
+export type { ReportAttempt } from './internal/fix-views.ts'
 export { type HtmlReportOptions, renderHtmlReport } from './render-html-report.ts'
 export { renderTextReport, type TextReportOptions } from './render-text-report.ts'
 export { writeHtmlReport } from './write-html-report.ts'

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { canonicalStringify } from '../case/internal/canonical-json.ts'
-import { buildFailingRun, PLANTED_SECRET, XSS_PROMPT, XSS_RESULT } from './internal/test-fixtures.ts'
+import {
+  buildFailingRun,
+  buildFixedRun,
+  FORK_A,
+  FORK_B,
+  PLANTED_SECRET,
+  XSS_PROMPT,
+  XSS_QUOTE,
+  XSS_RATIONALE,
+  XSS_RESULT,
+} from './internal/test-fixtures.ts'
 import { renderHtmlReport } from './render-html-report.ts'
 
 const run = buildFailingRun()
@@ -119,5 +129,94 @@ describe('renderHtmlReport', () => {
     expect(empty).toContain('No findings.')
     expect(empty).toContain('The run has no steps.')
     expect(empty).not.toContain('crashlab diagnose')
+  })
+})
+
+describe('renderHtmlReport: diagnosis, fixes, verification and attempts', () => {
+  const fixed = buildFixedRun()
+  const page = renderHtmlReport(fixed.run, { attempts: fixed.attempts })
+  const part = (open: string, close: string) => {
+    const start = page.indexOf(open)
+    expect(start).toBeGreaterThan(-1)
+    return page.slice(start, page.indexOf(close, start))
+  }
+  const fix = (i: number) => part(`<article class="fix" id="fix-${i}"`, '</article>')
+
+  it('links each diagnosis quote to its step, escaped', () => {
+    const d = part('<section id="diagnosis">', '</section>')
+    expect(d).toContain('at <a href="#step-3">step 3</a>')
+    expect(d).toContain(
+      '<p class="muted"><a href="#step-2">step 2</a></p><blockquote>issue_refund({&quot;order_id&quot;:&quot;A17&quot;,&quot;amount&quot;:490})</blockquote>',
+    )
+    expect(d).toContain(
+      '<a href="#step-3">step 3</a></p><blockquote>amount 490 exceeds the order total 49 &lt;b&gt;denied&lt;/b&gt;</blockquote>',
+    )
+    expect(page).not.toContain(XSS_QUOTE)
+  })
+
+  it('shows each fix with a verdict badge, its escaped rationale and its diff in a <pre>', () => {
+    expect(fix(0)).toContain('data-verdict="VERIFIED"')
+    expect(fix(0)).toContain('<h3>1. fix-1 <span class="badge verdict verified">VERIFIED</span></h3>')
+    expect(fix(0)).toContain(
+      '<p>The prompt never says &lt;b&gt;compare&lt;/b&gt; the amount &amp; the &quot;total&quot;</p>',
+    )
+    expect(page).not.toContain(XSS_RATIONALE)
+    expect(fix(0)).toContain('<h4>Diff at <a href="#step-2">step 2</a></h4><pre class="diff">')
+    expect(fix(0)).toContain('<span class="add">+Never refund more than the total get_order returned.</span>')
+    expect(fix(1)).toContain('<h3>2. fix-2 <span class="badge verdict rejected">REJECTED</span></h3>')
+    expect(fix(1)).toContain('<span class="hunk">@@ -3,6 +3,7 @@ tools.issue_refund</span>')
+    expect(fix(1)).toContain('<span class="add">+  description: The amount is in cents.</span>')
+  })
+
+  it('shows each verification: reason, both arms with their interval and pass^k, regressions, cost', () => {
+    expect(fix(0)).toContain(
+      '<tr><th>verdict</th><td>The patched forks pass far more often than the controls.</td></tr>',
+    )
+    expect(fix(0)).toContain(
+      '<tr><th>patched</th><td>9/10 passed (90%, 95% CI 60%–98%) · pass^3 70% · 0 errored of 10</td></tr>',
+    )
+    expect(fix(0)).toContain(
+      '<tr><th>control</th><td>1/9 passed (11%, 95% CI 2%–43%) · pass^3 0% · 1 errored of 10</td></tr>',
+    )
+    expect(fix(0)).not.toContain('regressions')
+    expect(fix(1)).toContain('<tr><th>regressions</th><td>1 of 2 past good runs failed<ul><li class="fail">')
+    expect(fix(1)).toContain(
+      `→ <a href="#attempt-${FORK_B}"><code>${FORK_B}</code></a>: refunded 0 on a good order &lt;i&gt;</li>`,
+    )
+    expect(fix(1)).toContain(
+      '$0.0042 · 3 forks from step 2 · <span class="warn">stopped early (max-cost)</span>',
+    )
+    expect(fix(0)).toContain('<tr data-arm="control" data-outcome="errored">')
+  })
+
+  it('lists the fix attempts with links to the fix each tried, and the trials link to them', () => {
+    const rows = part('<section id="attempts">', '</section>')
+    expect(rows).toContain('<h2>Fix attempts (2)</h2>')
+    expect(rows.indexOf(FORK_A)).toBeLessThan(rows.indexOf(FORK_B))
+    expect(rows).toContain(
+      `<tr class="attempt" id="attempt-${FORK_A}" data-outcome="pass"><td><code>${FORK_A}</code></td>` +
+        '<td><a href="#fix-0">fix-1</a></td><td>try</td><td class="pass">pass</td><td>ok</td><td class="n">5</td><td class="n">$0.0001</td></tr>',
+    )
+    expect(rows).toContain(
+      `<td><a href="#fix-1">fix-2</a></td><td>regress</td><td class="fail">fail</td><td>ok</td><td class="n">4</td><td class="n">unknown</td>`,
+    )
+    expect(fix(0)).toContain(`<a href="#attempt-${FORK_A}">`)
+    expect(page).toContain('<a href="#attempts">attempts</a>')
+    // every link still lands inside the page
+    for (const [, href] of page.matchAll(/href="([^"]*)"/g)) {
+      expect(href).toMatch(/^#[\w-]+$/)
+      expect(page).toContain(`id="${href!.slice(1)}"`)
+    }
+  })
+
+  it('escapes and redacts what the attempts carry, and leaves the section out without them', () => {
+    const hostile = [
+      { ...fixed.attempts[0]!, tags: ['<script>x</script>'], fixId: `<b>${PLANTED_SECRET}</b>` },
+    ]
+    const out = renderHtmlReport(fixed.run, { attempts: hostile })
+    expect(out).not.toMatch(/<script|<b>/)
+    expect(out).not.toContain(PLANTED_SECRET)
+    expect(out).toContain('&lt;b&gt;[REDACTED:openai-key]&lt;/b&gt;')
+    expect(renderHtmlReport(fixed.run)).not.toContain('id="attempts"')
   })
 })

@@ -1,6 +1,8 @@
-import type { Run } from '../case/schema/run.ts'
+import type { Run, Trial } from '../case/schema/run.ts'
+import { formatUsd } from '../cost/format-usd.ts'
 import type { Redactor } from '../redact/index.ts'
 import { VERSION } from '../version.ts'
+import { type AttemptView, armText, type FixView, type ReportAttempt } from './internal/fix-views.ts'
 import { esc, foldedBody, STYLE } from './internal/html.ts'
 import { renderSteps } from './internal/html-steps.ts'
 import { buildReportModel, type ReportModel } from './internal/report-model.ts'
@@ -18,6 +20,8 @@ export interface HtmlReportOptions {
   title?: string
   /** The redaction rules; default: the built-in rules plus those added with `redaction.*`. */
   redactor?: Redactor
+  /** The runs forked from this one (a `StoredRunSummary` fits), listed as the fix attempts. */
+  attempts?: readonly ReportAttempt[]
 }
 
 // No script may run and nothing may load: the policy says so even if an escape were ever missed.
@@ -27,7 +31,9 @@ const CSP =
 /**
  * The report of one run as one self-contained HTML file: inline CSS, no scripts, nothing loaded from
  * anywhere (a Content-Security-Policy forbids it too). It shows the outcome, the checks, the findings with
- * their evidence quotes and links to their steps, the diagnosis and fixes when there are any, the step
+ * their evidence quotes and links to their steps, the diagnosis with its quotes linked to their steps, each
+ * fix with its diff and its verification (a verdict badge, patched against control pass rates with their 95 %
+ * intervals, pass^k, errored trials, regressions, cost), the runs forked from this one (`attempts`), the step
  * timeline with every request and response (long bodies folded in `<details>`, which needs no script),
  * usage and cost, and the commands to run next. The failing step (see `failingStepOf`) is the element
  * `#step-N` with `data-failing="true"` and a "failing step" badge, linked from the top of the page.
@@ -40,9 +46,17 @@ export function renderHtmlReport(run: Run, options: HtmlReportOptions = {}): str
   const m = buildReportModel(run, options)
   const r = m.run
   const title = options.title ?? `crashlab report: ${r.name} (${r.outcome})`
-  const body = [header(m), checks(m), findings(m), diagnosis(m), fixes(m), steps(m), usage(m), next(m)].join(
-    '\n',
-  )
+  const body = [
+    header(m),
+    checks(m),
+    findings(m),
+    diagnosis(m),
+    fixes(m),
+    attempts(m),
+    steps(m),
+    usage(m),
+    next(m),
+  ].join('\n')
   const redacted =
     m.redactedNow > 0
       ? ` ${m.redactedNow} value${m.redactedNow === 1 ? ' was' : 's were'} redacted for this report${m.partial ? ' (some dropped)' : ''}.`
@@ -98,7 +112,16 @@ function header(m: ReportModel): string {
     ? `<div class="callout" id="failing-callout"><strong>Failing step: <a href="#step-${m.failing.index}">step ${m.failing.index}</a></strong>` +
       `<ul>${m.failing.reasons.map((x) => `<li>${esc(x)}</li>`).join('')}</ul></div>`
     : ''
-  const nav = ['checks', 'findings', 'steps', 'usage', 'next']
+  const nav = [
+    'checks',
+    'findings',
+    ...(r.diagnosis ? ['diagnosis'] : []),
+    ...(m.fixes.length ? ['fixes'] : []),
+    ...(m.attempts.length ? ['attempts'] : []),
+    'steps',
+    'usage',
+    'next',
+  ]
     .map((s) => `<a href="#${s}">${s}</a>`)
     .join(' · ')
   return (
@@ -154,13 +177,127 @@ function diagnosis(m: ReportModel): string {
 }
 
 function fixes(m: ReportModel): string {
-  if (m.run.fixes.length === 0) return ''
-  const items = m.run.fixes.map(
-    (f) =>
-      `<li><strong>${esc(f.rank)}. ${esc(f.id)}</strong>: ${esc(f.rationale)} <span class="muted">Expected: ${esc(f.expectedEffect)}</span>` +
-      `${foldedBody('patch', JSON.stringify(f.patch, null, 2), m.ref)}</li>`,
+  if (m.fixes.length === 0) return ''
+  const listed = new Set(m.attempts.map((a) => a.id))
+  const items = m.fixes.map((view, i) => fixArticle(view, i, listed, m.ref))
+  return `<section id="fixes"><h2>Fixes (${m.fixes.length})</h2>${items.join('')}</section>`
+}
+
+function fixArticle(
+  { fix, diff, verification: v }: FixView,
+  i: number,
+  listed: Set<string>,
+  ref: string,
+): string {
+  const badge = v
+    ? `<span class="badge verdict ${esc(v.verdict.toLowerCase())}">${esc(v.verdict)}</span>`
+    : '<span class="badge verdict none">not verified</span>'
+  const row = (name: string, value: string) => `<tr><th>${esc(name)}</th><td>${value}</td></tr>`
+  const table = v
+    ? '<table class="verification">' +
+      row('verdict', esc(v.reason)) +
+      row('patched', esc(armText(v.patched, v.k))) +
+      row(
+        'control',
+        v.control ? esc(armText(v.control, v.k)) : '<span class="muted">none (--no-control)</span>',
+      ) +
+      (v.regressTrials > 0
+        ? row(
+            'regressions',
+            `${v.regressions.length} of ${v.regressTrials} past good runs failed` +
+              (v.regressions.length
+                ? `<ul>${v.regressions.map((t) => `<li class="fail">from ${runLink(t.from, listed)}${t.runId ? ` → ${runLink(t.runId, listed)}` : ''}${t.reason ? `: ${esc(t.reason)}` : ''}</li>`).join('')}</ul>`
+                : ''),
+          )
+        : '') +
+      row(
+        'cost',
+        `${esc(formatUsd(v.costUsd))} · ${v.trials.length} forks from step ${esc(v.atStep)}` +
+          (v.stopped ? ` · <span class="warn">stopped early (${esc(v.stopped)})</span>` : ''),
+      ) +
+      '</table>' +
+      trials(v.trials, listed)
+    : ''
+  const shownDiff =
+    'error' in diff
+      ? `<p class="warn">${esc(diff.error)}</p>`
+      : `<h4>Diff at <a href="#step-${esc(diff.step)}">step ${esc(diff.step)}</a></h4><pre class="diff">${diffLines(diff.text)}</pre>`
+  return (
+    `<article class="fix" id="fix-${i}" data-verdict="${esc(v?.verdict ?? 'none')}">` +
+    `<h3>${esc(fix.rank)}. ${esc(fix.id)} ${badge}</h3><p>${esc(fix.rationale)}</p>` +
+    `<p class="muted">Expected: ${esc(fix.expectedEffect)}</p>${table}${shownDiff}` +
+    `${foldedBody('patch', JSON.stringify(fix.patch, null, 2), ref)}</article>`
   )
-  return `<section id="fixes"><h2>Fixes (${m.run.fixes.length})</h2><ol>${items.join('')}</ol></section>`
+}
+
+/** Each line of a unified diff in a span classed by what it is, so added and removed lines stand out. */
+function diffLines(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      const kind =
+        line.startsWith('+++') || line.startsWith('---')
+          ? 'file'
+          : line.startsWith('+')
+            ? 'add'
+            : line.startsWith('-')
+              ? 'del'
+              : line.startsWith('@@')
+                ? 'hunk'
+                : line.startsWith('#')
+                  ? 'note'
+                  : 'ctx'
+      return `<span class="${kind}">${esc(line)}</span>`
+    })
+    .join('\n')
+}
+
+/** A run id, linked to its row in the attempts when it is listed there. */
+function runLink(id: string, listed: Set<string>): string {
+  return listed.has(id)
+    ? `<a href="#attempt-${esc(id)}"><code>${esc(id)}</code></a>`
+    : `<code>${esc(id)}</code>`
+}
+
+function trials(list: readonly Trial[], listed: Set<string>): string {
+  if (list.length === 0) return ''
+  const rows = list.map(
+    (t) =>
+      `<tr data-arm="${esc(t.arm)}" data-outcome="${esc(t.outcome)}"><td>${esc(t.arm)}</td><td>${runLink(t.from, listed)}</td>` +
+      `<td>${t.runId ? runLink(t.runId, listed) : '<span class="muted">not stored</span>'}</td>` +
+      `<td class="${outcomeClass(t.outcome)}">${esc(t.outcome)}</td><td>${esc(t.reason ?? '')}</td>` +
+      `<td class="n">${t.costUsd === null ? 'unknown' : esc(formatUsd(t.costUsd))}</td></tr>`,
+  )
+  return (
+    `<details class="body"><summary>trials <span class="size">(${list.length})</span></summary>` +
+    `<table class="trials"><tr><th>arm</th><th>from</th><th>fork</th><th>outcome</th><th>why</th><th>cost</th></tr>${rows.join('')}</table></details>`
+  )
+}
+
+function outcomeClass(outcome: string): string {
+  return outcome === 'pass' ? 'pass' : outcome === 'fail' ? 'fail' : 'warn'
+}
+
+function attempts(m: ReportModel): string {
+  if (m.attempts.length === 0) return ''
+  const fixIndex = new Map(m.fixes.map((f, i) => [f.fix.id, i]))
+  const fixCell = (a: AttemptView) => {
+    if (a.fixId === null) return '<span class="muted">-</span>'
+    const i = fixIndex.get(a.fixId)
+    return i === undefined ? esc(a.fixId) : `<a href="#fix-${i}">${esc(a.fixId)}</a>`
+  }
+  const rows = m.attempts.map(
+    (a) =>
+      `<tr class="attempt" id="attempt-${esc(a.id)}" data-outcome="${esc(a.outcome)}"><td><code>${esc(a.id)}</code></td>` +
+      `<td>${fixCell(a)}</td><td>${esc(a.kind)}</td><td class="${outcomeClass(a.outcome)}">${esc(a.outcome)}</td>` +
+      `<td>${esc(a.status)}</td><td class="n">${esc(a.steps)}</td>` +
+      `<td class="n">${a.costUsd === null ? 'unknown' : esc(formatUsd(a.costUsd))}</td></tr>`,
+  )
+  return (
+    `<section id="attempts"><h2>Fix attempts (${m.attempts.length})</h2><table class="attempts">` +
+    `<tr><th>run</th><th>fix</th><th>kind</th><th>outcome</th><th>status</th><th>steps</th><th>cost</th></tr>` +
+    `${rows.join('')}</table></section>`
+  )
 }
 
 function steps(m: ReportModel): string {

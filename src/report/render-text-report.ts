@@ -3,6 +3,7 @@ import type { Run } from '../case/schema/run.ts'
 import type { Severity } from '../case/schema/step.ts'
 import { formatUsd } from '../cost/format-usd.ts'
 import type { Redactor } from '../redact/index.ts'
+import { armText, type FixView, type ReportAttempt } from './internal/fix-views.ts'
 import { buildReportModel, type ReportModel } from './internal/report-model.ts'
 import { clip, foldLines } from './internal/text-fold.ts'
 
@@ -19,6 +20,8 @@ export interface TextReportOptions {
   runRef?: string
   /** The redaction rules; default: the built-in rules plus those added with `redaction.*`. */
   redactor?: Redactor
+  /** The runs forked from this one (a `StoredRunSummary` fits), listed as the fix attempts. */
+  attempts?: readonly ReportAttempt[]
 }
 
 /** Lines of a request or response shown for the failing step before the rest is folded away. */
@@ -28,7 +31,8 @@ const SUMMARY_WIDTH = 100
 
 /**
  * The report of one run for a terminal (`crashlab report`): outcome, checks, findings with their
- * evidence, the diagnosis, the step table with each request and response on one line (the failing step
+ * evidence, the diagnosis with its quotes, each fix with its diff and verification, the runs forked from
+ * this one (`attempts`), the step table with each request and response on one line (the failing step
  * marked, and shown in more detail), usage and cost, and the commands to run next. The run is redacted
  * first, like everything crashlab writes.
  *
@@ -84,9 +88,13 @@ export function renderTextReport(run: Run, options: TextReportOptions = {}): str
     out.push(`  ${c.bold(d.label)}${at} — ${d.rootCause} ${c.dim(`(${d.by})`)}`)
     for (const e of d.evidence) out.push(`      step ${e.step}: ${c.dim('“')}${e.quote}${c.dim('”')}`)
   }
-  if (r.fixes.length) {
-    heading(`fixes (${r.fixes.length})`)
-    for (const fix of r.fixes) out.push(`  ${fix.rank}. ${fix.id} — ${fix.rationale}`)
+  if (m.fixes.length) {
+    heading(`fixes (${m.fixes.length})`)
+    for (const view of m.fixes) out.push(...fixLines(c, view))
+  }
+  if (m.attempts.length) {
+    heading(`fix attempts (${m.attempts.length})`)
+    out.push(...attemptLines(c, m))
   }
 
   heading(`steps (${r.steps.length})`)
@@ -119,6 +127,76 @@ function severity(c: Colors, s: Severity): string {
       : s === 'warn'
         ? c.yellow(label)
         : c.dim(label)
+}
+
+/** A verdict's colour: green when the fix works, red when it does not, yellow in between. */
+function verdict(c: Colors, v: string): string {
+  if (v === 'VERIFIED') return c.bold(c.green(v))
+  if (v === 'LIKELY') return c.green(v)
+  if (v === 'REJECTED') return c.bold(c.red(v))
+  return c.yellow(v)
+}
+
+function outcomeWord(c: Colors, o: string, width: number): string {
+  const text = o.padEnd(width)
+  return o === 'pass' ? c.green(text) : o === 'fail' ? c.red(text) : c.yellow(text)
+}
+
+function fixLines(c: Colors, { fix, diff, verification: v }: FixView): string[] {
+  const head = v ? ` ${verdict(c, v.verdict)}` : c.dim(' not verified')
+  const out = [`  ${fix.rank}. ${c.bold(fix.id)}${head} — ${fix.rationale}`]
+  out.push(`     expected: ${fix.expectedEffect}`)
+  if (v) {
+    out.push(`     verdict:  ${verdict(c, v.verdict)} — ${v.reason}`)
+    out.push(`     patched:  ${armText(v.patched, v.k)}`)
+    out.push(`     control:  ${v.control ? armText(v.control, v.k) : c.dim('none (--no-control)')}`)
+    if (v.regressTrials > 0) {
+      out.push(
+        `     regress:  ${v.regressions.length} of ${v.regressTrials} past good runs failed` +
+          (v.regressions.length ? ':' : ''),
+      )
+      for (const t of v.regressions) {
+        out.push(
+          `       ${c.red('✗')} from ${t.from}${t.runId ? ` → ${t.runId}` : ''}${t.reason ? `: ${t.reason}` : ''}`,
+        )
+      }
+    }
+    out.push(
+      `     cost:     ${formatUsd(v.costUsd)} · ${v.trials.length} forks from step ${v.atStep}` +
+        (v.stopped ? ` · ${c.yellow(`stopped early (${v.stopped})`)}` : ''),
+    )
+  }
+  if ('error' in diff) {
+    out.push(`     diff:     ${c.yellow(diff.error)}`)
+  } else {
+    out.push(`     diff at step ${diff.step}:`)
+    for (const line of diff.text.split('\n')) {
+      const colored = line.startsWith('+')
+        ? c.green(line)
+        : line.startsWith('-')
+          ? c.red(line)
+          : line.startsWith('@@') || line.startsWith('#')
+            ? c.cyan(line)
+            : line
+      out.push(`       ${colored}`)
+    }
+  }
+  return out
+}
+
+function attemptLines(c: Colors, m: ReportModel): string[] {
+  const fixWidth = Math.max(3, ...m.attempts.map((a) => (a.fixId ?? '-').length))
+  const rows = [
+    c.dim(`  ${'id'.padEnd(26)}  ${'fix'.padEnd(fixWidth)}  kind     outcome  status      steps  cost`),
+  ]
+  for (const a of m.attempts) {
+    rows.push(
+      `  ${a.id.padEnd(26)}  ${(a.fixId ?? '-').padEnd(fixWidth)}  ${a.kind.padEnd(7)}  ` +
+        `${outcomeWord(c, a.outcome, 7)}  ${a.status.padEnd(10)}  ${String(a.steps).padStart(5)}  ` +
+        `${a.costUsd === null ? 'unknown' : formatUsd(a.costUsd)}`,
+    )
+  }
+  return rows
 }
 
 function oneLine(value: unknown): string {

@@ -1,11 +1,17 @@
 import { resolve } from 'node:path'
 import { defineCommand } from 'citty'
+import { canonicalStringify } from '../../case/internal/canonical-json.ts'
+import type { Run } from '../../case/schema/run.ts'
 import { renderTextReport, writeHtmlReport } from '../../report/index.ts'
+import type { RunStore, StoredRunSummary } from '../../store/index.ts'
 import { configRedactor } from '../internal/config-redactor.ts'
 import { reportError } from '../internal/report-error.ts'
 import { STORE_DIR_ARG, withStore } from '../internal/store-args.ts'
 
-/** `crashlab report <id|last> [--html file]`: the report of a stored run, in the terminal or as one HTML file. */
+/**
+ * `crashlab report <id|last> [--html file]`: the report of a stored run, in the terminal or as one HTML
+ * file, with its diagnosis, fixes, verifications and the runs forked from it (the fix attempts).
+ */
 export const report = defineCommand({
   meta: {
     name: 'report',
@@ -21,7 +27,8 @@ export const report = defineCommand({
       const redactor = await configRedactor()
       await withStore(args.dir, (store) => {
         const run = store.load(args.run)
-        const options = redactor ? { runRef: run.id, redactor } : { runRef: run.id }
+        const attempts = fixAttempts(store, run)
+        const options = redactor ? { runRef: run.id, redactor, attempts } : { runRef: run.id, attempts }
         if (args.html) {
           const out = resolve(args.html)
           writeHtmlReport(out, run, options)
@@ -35,3 +42,31 @@ export const report = defineCommand({
     }
   },
 })
+
+/**
+ * The stored runs forked from `run` (`fix --try`, `verify` trials, `fork`), oldest first, each with the
+ * fix it tried: a tag naming one of the run's fixes, else the fix whose patch the fork applied.
+ *
+ * @example
+ * renderTextReport(run, { attempts: fixAttempts(store, run) })
+ */
+export function fixAttempts(store: RunStore, run: Run): Array<StoredRunSummary & { fixId: string | null }> {
+  const ids = new Set(run.fixes.map((f) => f.id))
+  const byPatch = new Map(run.fixes.map((f) => [canonicalStringify(f.patch), f.id]))
+  return store
+    .list()
+    .filter((s) => s.forkedFrom === run.id)
+    .reverse()
+    .map((s) => {
+      let fixId = s.tags.find((t) => ids.has(t)) ?? null
+      if (fixId === null && byPatch.size > 0) {
+        try {
+          const patch = store.load(s.id).links.patch
+          if (patch !== undefined) fixId = byPatch.get(canonicalStringify(patch)) ?? null
+        } catch {
+          // A fork whose cassette cannot be read is still listed, without the fix it tried.
+        }
+      }
+      return { ...s, fixId }
+    })
+}

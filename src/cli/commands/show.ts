@@ -1,15 +1,19 @@
 import { defineCommand } from 'citty'
 import pc from 'picocolors'
-import type { Run } from '../../case/schema/run.ts'
+import type { FixProposal, Run } from '../../case/schema/run.ts'
 import { formatUsd } from '../../cost/index.ts'
 import { reportError } from '../internal/report-error.ts'
-import { colorSeverity, outcomeText } from '../internal/run-text.ts'
+import { colorSeverity, outcomeText, verdictText } from '../internal/run-text.ts'
 import { stepRows } from '../internal/step-rows.ts'
 import { STORE_DIR_ARG, withStore } from '../internal/store-args.ts'
 import { formatTable } from '../internal/table.ts'
 import { formatDiagnosis } from './diagnose.ts'
+import { fixAttempts } from './report.ts'
 
-/** `crashlab show <id|last>`: one stored run: its checks, findings and step table. */
+/**
+ * `crashlab show <id|last>`: one stored run: its checks, findings, diagnosis, fixes (one line each, with
+ * the verdict of their verification), the runs forked from it, and its step table.
+ */
 export const show = defineCommand({
   meta: { name: 'show', description: 'Show a stored run: checks, findings and the step table' },
   args: {
@@ -21,8 +25,11 @@ export const show = defineCommand({
     try {
       await withStore(args.dir, (store) => {
         const run = store.load(args.run)
-        const tags = store.get(run.id).tags
-        console.log(args.json ? JSON.stringify(run, null, 2) : formatRun(run, tags))
+        if (args.json) {
+          console.log(JSON.stringify(run, null, 2))
+          return
+        }
+        console.log(formatRun(run, store.get(run.id).tags, fixAttempts(store, run)))
       })
     } catch (err) {
       reportError(err)
@@ -30,13 +37,28 @@ export const show = defineCommand({
   },
 })
 
+/** A run forked from the shown one, as `crashlab show` lists it. */
+export interface ShownAttempt {
+  id: string
+  fixId: string | null
+  outcome: Run['outcome']
+  status: Run['status']
+  steps: number
+  costUsd: number | null
+  tags: readonly string[]
+}
+
 /**
- * The text `crashlab show` prints for a run.
+ * The text `crashlab show` prints for a run, with the runs forked from it (`attempts`) when given.
  *
  * @example
  * console.log(formatRun(run, ['nightly']))
  */
-export function formatRun(run: Run, tags: readonly string[] = []): string {
+export function formatRun(
+  run: Run,
+  tags: readonly string[] = [],
+  attempts: readonly ShownAttempt[] = [],
+): string {
   const lines: string[] = []
   const ms = run.endedAt ? Date.parse(run.endedAt) - Date.parse(run.startedAt) : null
   lines.push(`${pc.bold(run.name)} ${pc.dim(run.id)}`)
@@ -63,6 +85,28 @@ export function formatRun(run: Run, tags: readonly string[] = []): string {
     for (const quote of f.evidence.slice(0, 3)) lines.push(pc.dim(`      “${quote}”`))
   }
   if (run.diagnosis) lines.push('', pc.bold('diagnosis'), formatDiagnosis(run.diagnosis).replace(/^/gm, '  '))
+  if (run.fixes.length) {
+    lines.push('', pc.bold('fixes'))
+    for (const fix of [...run.fixes].sort((a, b) => a.rank - b.rank)) lines.push(`  ${fixLine(fix)}`)
+  }
+  if (attempts.length) {
+    lines.push('', pc.bold('fix attempts'))
+    const rows = attempts.map((a) => [
+      a.id,
+      a.fixId ?? '-',
+      outcomeText(a.outcome),
+      a.status,
+      String(a.steps),
+      a.costUsd === null ? 'unknown' : formatUsd(a.costUsd),
+      a.tags.join(','),
+    ])
+    lines.push(
+      formatTable(['id', 'fix', 'outcome', 'status', 'steps', 'cost', 'tags'], rows, { right: [4] }).replace(
+        /^/gm,
+        '  ',
+      ),
+    )
+  }
   lines.push('', pc.bold('steps'))
   lines.push(
     formatTable(['#', 'kind', 'name', 'in', 'out', 'error'], stepRows(run), { right: [0] }).replace(
@@ -71,4 +115,19 @@ export function formatRun(run: Run, tags: readonly string[] = []): string {
     ),
   )
   return lines.join('\n')
+}
+
+/** `1. fix-1 VERIFIED 90% vs 11% (pass^3 70%): the rationale`, or `not verified`. */
+function fixLine(fix: FixProposal): string {
+  const v = fix.verification
+  const pct = (x: number | null) => (x === null ? 'n/a' : `${Math.round(x * 100)}%`)
+  let verdict = pc.dim('not verified')
+  if (v) {
+    const control = v.control ? ` vs ${pct(v.control.passRate)}` : ''
+    const hat = v.patched.passHatK === null ? '' : `, pass^${v.k} ${pct(v.patched.passHatK)}`
+    const regressed = v.trials.filter((t) => t.arm === 'regress' && t.outcome === 'fail').length
+    const extra = `${regressed ? `, ${regressed} regressed` : ''}${v.stopped ? `, stopped: ${v.stopped}` : ''}`
+    verdict = `${verdictText(v.verdict)} ${pct(v.patched.passRate)}${control} (${formatUsd(v.costUsd)}${hat}${extra})`
+  }
+  return `${fix.rank}. ${pc.bold(fix.id)} ${verdict}: ${fix.rationale.replace(/\s*\n\s*/g, ' ')}`
 }

@@ -1,5 +1,5 @@
 import pc from 'picocolors'
-import type { Outcome } from '../../case/schema/run.ts'
+import type { Outcome, Verdict } from '../../case/schema/run.ts'
 import type { Severity } from '../../case/schema/step.ts'
 
 const ORDER: readonly Severity[] = ['critical', 'error', 'warn', 'info']
@@ -24,4 +24,12 @@ export function outcomeText(outcome: Outcome): string {
   if (outcome === 'pass') return pc.green(outcome)
   if (outcome === 'fail') return pc.red(outcome)
   return pc.dim(outcome)
+}
+
+/** A verify verdict: green when the fix works (`VERIFIED` bold), red bold for `REJECTED`, yellow otherwise. */
+export function verdictText(verdict: Verdict): string {
+  if (verdict === 'VERIFIED') return pc.bold(pc.green(verdict))
+  if (verdict === 'LIKELY') return pc.green(verdict)
+  if (verdict === 'REJECTED') return pc.bold(pc.red(verdict))
+  return pc.yellow(verdict)
 }

@@ -75,6 +75,14 @@ ol.timeline{list-style:none;padding:0;margin:0}
 .io h4{margin:.2rem 0;font-size:.85rem;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}
 details.body{margin:.3rem 0}details.body>summary{cursor:pointer;font-size:.85rem}details.body>pre{margin-top:.3rem}
 table{border-collapse:collapse}td,th{padding:.2rem .8rem .2rem 0;text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums}
+.fix{border:1px solid var(--line);border-left:4px solid var(--muted);border-radius:6px;padding:.6rem .9rem;margin:.6rem 0}
+.fix[data-verdict=VERIFIED],.fix[data-verdict=LIKELY]{border-left-color:var(--ok)}.fix[data-verdict=REJECTED]{border-left-color:var(--bad)}
+.fix[data-verdict=INCONCLUSIVE]{border-left-color:var(--warn)}.fix h4{margin:.6rem 0 .2rem;font-size:.9rem}
+.badge.verified{background:var(--ok);border-color:var(--ok);color:var(--bg)}.badge.likely{color:var(--ok);background:var(--ok-bg)}
+.badge.inconclusive{color:var(--warn);background:var(--warn-bg)}.badge.rejected{background:var(--bad);border-color:var(--bad);color:var(--bg)}
+.badge.none{color:var(--muted)}
+pre.diff .add{color:var(--ok)}pre.diff .del{color:var(--bad)}pre.diff .hunk{color:var(--accent)}pre.diff .note,pre.diff .file{color:var(--muted)}
+table.verification th,table.attempts th,table.trials th{color:var(--muted);font-weight:600}
 ul.next{list-style:none;padding:0}ul.next li{margin:.3rem 0}
 footer{margin-top:2.5rem;color:var(--muted);font-size:.85rem}
 `

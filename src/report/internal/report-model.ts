@@ -3,6 +3,7 @@ import { formatUsd } from '../../cost/format-usd.ts'
 import { unpricedSteps } from '../../cost/price-run.ts'
 import { type Redactor, redactDocument } from '../../redact/index.ts'
 import { type FailingStep, failingStepOf } from '../failing-step.ts'
+import { type AttemptView, attemptViews, type FixView, fixViews, type ReportAttempt } from './fix-views.ts'
 import { type StepView, viewStep } from './step-view.ts'
 import { escapeControls } from './text-fold.ts'
 
@@ -26,6 +27,10 @@ export interface ReportModel {
   findingsByStep: Map<number, number[]>
   failedChecks: number
   costText: string
+  /** The run's fixes, best first, with their diffs and verifications. */
+  fixes: FixView[]
+  /** The runs forked from this one that the caller passed (`attempts`), oldest first. */
+  attempts: AttemptView[]
   next: NextCommand[]
 }
 
@@ -36,10 +41,13 @@ export interface ReportModel {
  */
 export function buildReportModel(
   original: Run,
-  options: { runRef?: string; redactor?: Redactor; terminal?: boolean },
+  options: { runRef?: string; redactor?: Redactor; terminal?: boolean; attempts?: readonly ReportAttempt[] },
 ): ReportModel {
   const redacted = redactDocument(original, { redactor: options.redactor })
   const run = options.terminal ? escapeControls(redacted.value) : redacted.value
+  // Attempts are the caller's data, written into the same file: redacted (and escaped) like the run.
+  const forks = redactDocument([...(options.attempts ?? [])], { redactor: options.redactor })
+  const attempts = options.terminal ? escapeControls(forks.value) : forks.value
   const ref = options.runRef ?? run.id
   const failing = failingStepOf(run)
   const findingsByStep = new Map<number, number[]>()
@@ -49,13 +57,15 @@ export function buildReportModel(
   return {
     run,
     ref,
-    redactedNow: redacted.records.length,
-    partial: redacted.partial,
+    redactedNow: redacted.records.length + forks.records.length,
+    partial: redacted.partial || forks.partial,
     failing,
     steps: run.steps.map(viewStep),
     findingsByStep,
     failedChecks: run.checks.filter((c) => !c.passed).length,
     costText: costText(run),
+    fixes: fixViews(run),
+    attempts: attemptViews(attempts, run),
     next: nextCommands(run, ref, failing),
   }
 }
@@ -89,6 +99,20 @@ function nextCommands(run: Run, ref: string, failing: FailingStep | null): NextC
   }
   if (run.diagnosis && run.diagnosis.label !== 'NO_FAILURE' && run.fixes.length === 0) {
     next.push({ command: `npx crashlab fix ${id}`, why: 'propose patches for the diagnosed failure' })
+  }
+  const unverified = [...run.fixes].sort((a, b) => a.rank - b.rank).find((f) => !f.verification)
+  if (unverified) {
+    next.push({
+      command: `npx crashlab verify ${id} --fix ${shellWord(unverified.id)} -k 5`,
+      why: 'patched forks against controls: is the fix real?',
+    })
+  }
+  const verified = run.fixes.find((f) => f.verification?.verdict === 'VERIFIED')
+  if (verified) {
+    next.push({
+      command: `npx crashlab export-test ${id} --fix ${shellWord(verified.id)}`,
+      why: 'write the failure and the verified fix out as a regression test',
+    })
   }
   const at = failing?.index ?? run.diagnosis?.failingStep ?? null
   if (at !== null) {

@@ -1,8 +1,9 @@
 import { createRun } from '../../case/create-run.ts'
 import type { Part, ToolCallPart } from '../../case/schema/normalized.ts'
-import type { Run } from '../../case/schema/run.ts'
+import type { ArmStats, Run } from '../../case/schema/run.ts'
 import type { LlmStep } from '../../case/schema/step.ts'
 import { SECRET_CORPUS } from '../../redact/internal/test-corpus.ts'
+import type { ReportAttempt } from './fix-views.ts'
 
 /**
  * A failing refund-bot run for the report tests, built by hand so that every field a report shows has
@@ -203,4 +204,147 @@ export function buildFailingRun(): Run {
     },
   ]
   return run
+}
+
+/** Markup in a fix's rationale and in a diagnosis quote: both reports must show it as text. */
+export const XSS_RATIONALE = 'The prompt never says <b>compare</b> the amount & the "total"'
+export const XSS_QUOTE = 'amount 490 exceeds the order total 49 <b>denied</b>'
+/** Two forks of the repaired run: `fix --try` of fix-1 (passed) and a regress trial of fix-2 (failed). */
+export const FORK_A = '01M8KQ0000F0RK00000000000A'
+export const FORK_B = '01M8KQ0000F0RK00000000000B'
+export const GOOD_RUN = '01M8KQ0000G00DRVN0000000C1'
+/** The repaired run's id: a real ULID, so that a store takes it. */
+export const FIXED_RUN = '01M8KQ0000F1XED00000000000'
+
+/**
+ * The failing run, diagnosed (failing step 3, two quotes) and with two fixes: fix-1 (a system prompt
+ * line) VERIFIED 9/10 against a control of 1/9, fix-2 (a tool description) REJECTED with a regression on a
+ * past good run and stopped by the cost cap. `attempts` are the two stored forks, as the store lists them.
+ */
+export function buildFixedRun(): { run: Run; attempts: ReportAttempt[] } {
+  const run = buildFailingRun()
+  run.id = FIXED_RUN
+  const from = run.id
+  run.diagnosis = {
+    label: 'BAD_TOOL_ARGUMENTS',
+    failingStep: 3,
+    rootCause: 'The model refunded 490, ten times the order total of 49.',
+    evidence: [
+      { step: 2, quote: 'issue_refund({"order_id":"A17","amount":490})' },
+      { step: 3, quote: XSS_QUOTE },
+    ],
+    by: 'heuristic',
+    createdAt: at(3000),
+  }
+  run.fixes = [
+    {
+      id: 'fix-2',
+      rank: 2,
+      patch: {
+        kind: 'tool_description',
+        tool: 'issue_refund',
+        op: 'append',
+        text: 'The amount is in cents.',
+      },
+      rationale: 'The tool does not say its unit.',
+      expectedEffect: 'Amounts in the right unit.',
+      verification: {
+        verdict: 'REJECTED',
+        reason: 'A past good run fails with the patch.',
+        k: 3,
+        atStep: 2,
+        patched: arm(2, 3, 0),
+        control: arm(1, 4, 0),
+        trials: [
+          {
+            arm: 'patched',
+            from,
+            runId: null,
+            outcome: 'fail',
+            reason: 'refunded 490 again',
+            costUsd: 0.001,
+          },
+          {
+            arm: 'regress',
+            from: GOOD_RUN,
+            runId: FORK_B,
+            outcome: 'fail',
+            reason: 'refunded 0 on a good order <i>',
+            costUsd: null,
+          },
+          { arm: 'regress', from: GOOD_RUN, runId: null, outcome: 'pass', costUsd: 0.002 },
+        ],
+        costUsd: 0.0042,
+        stopped: 'max-cost',
+        createdAt: at(5000),
+      },
+    },
+    {
+      id: 'fix-1',
+      rank: 1,
+      patch: {
+        kind: 'system_prompt',
+        op: 'append',
+        text: 'Never refund more than the total get_order returned.',
+      },
+      rationale: XSS_RATIONALE,
+      expectedEffect: 'Refunds at most 49 for A17.',
+      verification: {
+        verdict: 'VERIFIED',
+        reason: 'The patched forks pass far more often than the controls.',
+        k: 3,
+        atStep: 2,
+        patched: arm(9, 1, 0),
+        control: arm(1, 8, 1),
+        trials: [
+          { arm: 'patched', from, runId: FORK_A, outcome: 'pass', costUsd: 0.0001 },
+          { arm: 'control', from, runId: null, outcome: 'errored', reason: 'HTTP 429', costUsd: null },
+        ],
+        costUsd: 0.0123,
+        stopped: null,
+        createdAt: at(4000),
+      },
+    },
+  ]
+  const attempts: ReportAttempt[] = [
+    {
+      id: FORK_B,
+      status: 'ok',
+      outcome: 'fail',
+      steps: 4,
+      costUsd: null,
+      tags: ['fix-2', 'regress', 'verify'],
+      startedAt: at(4500),
+    },
+    {
+      id: FORK_A,
+      status: 'ok',
+      outcome: 'pass',
+      steps: 5,
+      costUsd: 0.0001,
+      tags: ['fix', `fixes:${from}`, 'fix-1'],
+      startedAt: at(3500),
+    },
+  ]
+  return { run, attempts }
+}
+
+/** Arm statistics as `verify` computes them: the Wilson 95 % interval and pass^3. */
+function arm(passed: number, failed: number, errored: number): ArmStats {
+  const n = passed + failed
+  const p = passed / n
+  const z = 1.959964
+  const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n)
+  const half = (z / (1 + (z * z) / n)) * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))
+  const triples = (a: number) => (a * (a - 1) * (a - 2)) / 6
+  return {
+    trials: n + errored,
+    passed,
+    failed,
+    errored,
+    passRate: p,
+    lower: Math.max(0, centre - half),
+    upper: Math.min(1, centre + half),
+    passHatK: n >= 3 ? triples(passed) / triples(n) : null,
+  }
 }
