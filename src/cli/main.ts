@@ -1,5 +1,6 @@
 import { defineCommand } from 'citty'
 import { VERSION } from '../version.ts'
+import { benchCommand } from './commands/bench.ts'
 import { check } from './commands/check.ts'
 import { config } from './commands/config.ts'
 import { diagnoseCommand } from './commands/diagnose.ts'
@@ -45,5 +46,6 @@ export const main = defineCommand({
     scan,
     config,
     vitest,
+    bench: benchCommand,
   },
 })

@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { z } from 'zod'
+import { loadCassette } from '../case/cassette-load.ts'
+import { toValidationIssues } from '../case/internal/validation-issues.ts'
+import { FailureLabelSchema, type Run } from '../case/schema/run.ts'
+import { heuristicDiagnosis } from '../diagnose/heuristic.ts'
+import { CrashlabError } from '../errors.ts'
+import { confusion, labelCorrect, type ScoredEpisode, type Share, share, stepCorrect } from './score.ts'
+
+/** One hand-labelled run: its cassette, the true label and failing step, and the other steps of the same action. */
+export const LabelEntrySchema = z.strictObject({
+  /** The cassette, relative to the set's folder. */
+  file: z.string(),
+  label: FailureLabelSchema,
+  failingStep: z.number().int().nonnegative().nullable(),
+  /** Steps of the same failing action that also count (the tool step of a bad model call). */
+  alsoAccept: z.array(z.number().int().nonnegative()).default([]),
+  /** Why, in the labeller's words. */
+  note: z.string(),
+})
+
+/** `labels.json` of a labelled evaluation set. */
+export const LabelsFileSchema = z.strictObject({
+  format: z.literal('crashlab-diagnoser-labels'),
+  version: z.literal(1),
+  runs: z.array(LabelEntrySchema),
+})
+
+/**
+ * One labelled run of the set, loaded.
+ *
+ * @example
+ * const { run, entry } = set[0]!
+ */
+export interface LabelledRun {
+  entry: z.infer<typeof LabelEntrySchema>
+  run: Run
+}
+
+/**
+ * Loads a labelled set: `labels.json` and every cassette it names. Throws `E_CONFIG_INVALID` for a labels
+ * file that does not parse, or a label whose step is not a step of its run.
+ *
+ * @example
+ * const set = loadLabelledSet('bench/diagnoser')
+ */
+export function loadLabelledSet(dir: string): LabelledRun[] {
+  const path = join(dir, 'labels.json')
+  const parsed = LabelsFileSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')))
+  if (!parsed.success) {
+    throw new CrashlabError('E_CONFIG_INVALID', `[crashlab] ${path} is not a valid labels file`, {
+      issues: toValidationIssues(parsed.error.issues, {
+        unknownKey: (k) => `unknown field ${k}: a run has file, label, failingStep, alsoAccept and note`,
+      }),
+    })
+  }
+  return parsed.data.runs.map((entry) => {
+    const { run } = loadCassette(join(dir, entry.file), { binaries: false })
+    for (const step of [entry.failingStep, ...entry.alsoAccept]) {
+      if (step !== null && !run.steps[step]) {
+        throw new CrashlabError(
+          'E_CONFIG_INVALID',
+          `[crashlab] ${path}: ${entry.file} is labelled at step ${step}, but its run has ${run.steps.length} steps`,
+        )
+      }
+    }
+    return { entry, run }
+  })
+}
+
+/**
+ * The heuristic diagnoser's score on a labelled set.
+ *
+ * @example
+ * const { label, step } = scoreLabelledSet(loadLabelledSet('bench/diagnoser'))
+ */
+export interface LabelledScore {
+  label: Share
+  step: Share
+  confusion: ReturnType<typeof confusion>
+  /** Per true label: how many runs, how many labelled right. */
+  perLabel: Record<string, Share>
+}
+
+/**
+ * Scores the heuristic diagnoser on a labelled set: label accuracy, failing-step accuracy (the labelled
+ * step or one of `alsoAccept`; no step for `NO_FAILURE`), both with Wilson 95 % intervals, and the
+ * confusion of labels.
+ *
+ * @example
+ * scoreLabelledSet(loadLabelledSet('bench/diagnoser')).label.rate
+ */
+export function scoreLabelledSet(set: readonly LabelledRun[]): LabelledScore {
+  const scored: ScoredEpisode[] = set.map(({ entry, run }) => ({
+    diagnoser: 'heuristic',
+    agent: run.name,
+    heldOut: false,
+    fault: entry.label,
+    truth: {
+      label: entry.label,
+      failingStep: entry.failingStep,
+      acceptedSteps: entry.failingStep === null ? [] : [entry.failingStep, ...entry.alsoAccept],
+      how: entry.note,
+    },
+    diagnosis: heuristicDiagnosis(run),
+  }))
+  const perLabel: Record<string, Share> = {}
+  for (const label of new Set(scored.map((s) => s.truth.label))) {
+    const of = scored.filter((s) => s.truth.label === label)
+    perLabel[label] = share(of.filter((s) => labelCorrect(s.truth, s.diagnosis)).length, of.length)
+  }
+  return {
+    label: share(scored.filter((s) => labelCorrect(s.truth, s.diagnosis)).length, scored.length),
+    step: share(scored.filter((s) => stepCorrect(s.truth, s.diagnosis)).length, scored.length),
+    confusion: confusion(scored),
+    perLabel,
+  }
+}

@@ -1,0 +1,193 @@
+import { defineCommand } from 'citty'
+import pc from 'picocolors'
+import { BENCH_AGENTS } from '../../bench/agents/index.ts'
+import { type LabelledScore, loadLabelledSet, scoreLabelledSet } from '../../bench/labelled-set.ts'
+import { type BenchReport, runBench } from '../../bench/run-bench.ts'
+import { formatShare, type ScoreCell } from '../../bench/score.ts'
+import { FAULT_KINDS } from '../../bench/types.ts'
+import { usageError } from '../internal/parse-options.ts'
+import { reportError } from '../internal/report-error.ts'
+import { formatTable } from '../internal/table.ts'
+
+/**
+ * `crashlab bench`: injects faults (a dropped policy line, an HTML 502, a wrong tool, a bad argument)
+ * into two demo agents and a held-out one on the scripted provider, several episodes per cell, and
+ * scores the diagnosers' label and failing step with Wilson 95 % intervals. The LLM diagnoser, and the
+ * verification of its fixes, run only when a model is configured. `--labelled <dir>` scores the
+ * heuristic on a hand-labelled set instead.
+ *
+ * @example
+ * // npx crashlab bench --episodes 3 --seed 1
+ * await runCommand(benchCommand, { rawArgs: ['--episodes', '3'] })
+ */
+export const benchCommand = defineCommand({
+  meta: { name: 'bench', description: 'Score the diagnoser on injected faults, with Wilson intervals' },
+  args: {
+    episodes: { type: 'string', description: 'episodes per agent × fault cell (default 3)', valueHint: 'n' },
+    seed: { type: 'string', description: 'the first episode seed (default 1)', valueHint: 'n' },
+    k: { type: 'string', description: 'trials per arm when fixes are verified (default 3)', valueHint: 'n' },
+    model: {
+      type: 'string',
+      description: 'the LLM diagnoser model (default $CRASHLAB_DIAGNOSER_MODEL; none: heuristic only)',
+      valueHint: 'name',
+    },
+    'base-url': {
+      type: 'string',
+      description: 'the diagnoser endpoint (default $CRASHLAB_DIAGNOSER_BASE_URL)',
+      valueHint: 'url',
+    },
+    'api-key-env': {
+      type: 'string',
+      description: 'the environment variable holding the key (default CRASHLAB_DIAGNOSER_API_KEY)',
+      valueHint: 'VAR',
+    },
+    agent: {
+      type: 'string',
+      description: `only these agents, comma-separated (${BENCH_AGENTS.map((a) => a.name).join(', ')})`,
+      valueHint: 'names',
+    },
+    fault: {
+      type: 'string',
+      description: `only these cells, comma-separated (${FAULT_KINDS.join(', ')})`,
+      valueHint: 'names',
+    },
+    labelled: {
+      type: 'string',
+      description: 'score the heuristic on a hand-labelled set (a folder with labels.json) instead',
+      valueHint: 'dir',
+    },
+    json: { type: 'boolean', description: 'print the results as JSON' },
+  },
+  async run({ args }) {
+    try {
+      if (args.labelled !== undefined) {
+        const score = scoreLabelledSet(loadLabelledSet(args.labelled))
+        console.log(args.json ? JSON.stringify(score, null, 2) : formatLabelledScore(score, args.labelled))
+        return
+      }
+      const keyVar = args['api-key-env'] ?? 'CRASHLAB_DIAGNOSER_API_KEY'
+      if (args['api-key-env'] && process.env[keyVar] === undefined) {
+        throw usageError(`--api-key-env ${keyVar}: that environment variable is not set`)
+      }
+      const report = await runBench({
+        episodes: whole(args.episodes, '--episodes', 3, 1),
+        seed: whole(args.seed, '--seed', 1, 0),
+        k: whole(args.k, '--k', 3, 1),
+        agents: pickList(args.agent, '--agent', BENCH_AGENTS, (a) => a.name),
+        faults: pickList(args.fault, '--fault', FAULT_KINDS, (f) => f),
+        model: args.model,
+        baseUrl: args['base-url'] ?? process.env.CRASHLAB_DIAGNOSER_BASE_URL,
+        apiKey: process.env[keyVar],
+        onProgress: (line) => process.stderr.write(`${pc.dim(line)}\n`),
+      })
+      console.log(args.json ? JSON.stringify(report, null, 2) : formatBenchReport(report))
+    } catch (err) {
+      reportError(err)
+    }
+  },
+})
+
+function pickList<T>(
+  value: string | undefined,
+  option: string,
+  all: readonly T[],
+  nameOf: (item: T) => string,
+): T[] | undefined {
+  if (value === undefined) return undefined
+  return value.split(',').map((name) => {
+    const hit = all.find((item) => nameOf(item) === name.trim())
+    if (hit === undefined) {
+      throw usageError(`${option} ${JSON.stringify(name)} is not one of ${all.map(nameOf).join(', ')}`)
+    }
+    return hit
+  })
+}
+
+function whole(value: string | undefined, option: string, fallback: number, min: number): number {
+  if (value === undefined) return fallback
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < min) {
+    throw usageError(`${option} must be a whole number ≥ ${min}; got ${JSON.stringify(value)}`)
+  }
+  return n
+}
+
+/**
+ * The bench's results as the terminal shows them: one table for the demo agents, one for the held-out
+ * agent, then the LLM and fix lines.
+ *
+ * @example
+ * console.log(formatBenchReport(await runBench({ episodes: 2 })))
+ */
+export function formatBenchReport(report: BenchReport): string {
+  const demo = report.agents.filter((a) => !a.heldOut).map((a) => a.name)
+  const held = report.agents.filter((a) => a.heldOut).map((a) => a.name)
+  const last = report.seed + report.episodes - 1
+  const seeds = report.episodes === 1 ? `seed ${report.seed}` : `seeds ${report.seed}–${last}`
+  const table = (cells: readonly ScoreCell[]) =>
+    formatTable(
+      ['diagnoser', 'agent', 'fault', 'label correct [95% CI]', 'step correct [95% CI]'],
+      cells.map((c) => [c.diagnoser, c.agent, c.fault, formatShare(c.label), formatShare(c.step)]),
+    )
+  const lines = [
+    pc.bold(
+      `crashlab bench: ${report.agents.length} agents × ${report.faults.length} faults (clean included) × ${report.episodes} episodes (${seeds}), scripted provider`,
+    ),
+  ]
+  if (demo.length > 0) {
+    lines.push('', pc.bold(`Demo agents: ${demo.join(', ')}`), table(report.cells.filter((c) => !c.heldOut)))
+  }
+  for (const name of held) {
+    lines.push(
+      '',
+      pc.bold(`Held-out agent: ${name} (nothing was tuned on it)`),
+      table(report.cells.filter((c) => c.agent === name)),
+    )
+  }
+  lines.push('')
+  lines.push(
+    report.llm ? `LLM: ${report.llm}` : 'LLM: not configured (set CRASHLAB_DIAGNOSER_MODEL or pass --model)',
+  )
+  if (report.fixes === null) lines.push('fixes: LLM not configured')
+  else {
+    const verified = report.fixes.filter((f) => f.verdict === 'VERIFIED').length
+    lines.push(`fixes: ${verified}/${report.fixes.length} top fixes VERIFIED`)
+    if (report.fixes.length > 0) {
+      lines.push(
+        formatTable(
+          ['agent', 'fault', 'seed', 'fix', 'verdict', 'reason'],
+          report.fixes.map((f) => [f.agent, f.fault, String(f.seed), f.fix ?? '-', f.verdict, f.reason]),
+        ),
+      )
+    }
+  }
+  lines.push(
+    pc.dim(
+      'label: the diagnosed label is the injected one; step: the diagnosed step is the failing action (the model call or the tool step that ran it; none for clean). [a–b]: Wilson 95% interval, in %.',
+    ),
+  )
+  return lines.join('\n')
+}
+
+/**
+ * The heuristic's score on a labelled set, with the confusion of labels.
+ *
+ * @example
+ * console.log(formatLabelledScore(scoreLabelledSet(loadLabelledSet(dir)), dir))
+ */
+export function formatLabelledScore(score: LabelledScore, dir: string): string {
+  const rows = Object.entries(score.confusion).map(([truth, said]) => [
+    truth,
+    Object.entries(said ?? {})
+      .sort((a, b) => b[1] - a[1])
+      .map(([label, n]) => `${label} ${n}`)
+      .join(', '),
+  ])
+  return [
+    pc.bold(`heuristic on the labelled set ${dir} (${score.label.n} runs)`),
+    `label correct: ${formatShare(score.label)}`,
+    `step correct:  ${formatShare(score.step)}`,
+    '',
+    formatTable(['true label', 'heuristic said'], rows),
+  ].join('\n')
+}
