@@ -167,5 +167,31 @@ describe('crashlab verify', () => {
     )
     expect(notGood.code).toBe(1)
     expect(notGood.stderr).toContain('E_VERIFY_REGRESS')
+    const paced = runBinSync(
+      project,
+      env(),
+      'verify',
+      failing.id,
+      '--fix',
+      'fix-1',
+      '--vitest',
+      '--max-cost',
+      '1',
+    )
+    expect(paced.code).toBe(1)
+    expect(paced.stderr).toContain('--max-cost and --pace pace the forks of one process')
+    const shard = runBinSync(
+      project,
+      env(),
+      'verify',
+      failing.id,
+      '--fix',
+      'fix-1',
+      '--vitest',
+      '--shard',
+      'half',
+    )
+    expect(shard.code).toBe(1)
+    expect(shard.stderr).toContain('--shard takes i/n')
   })
 })

@@ -5,8 +5,10 @@ import pc from 'picocolors'
 import type { ArmStats, Run, Verification } from '../../case/schema/run.ts'
 import { parsePatch } from '../../patches/parse-patch.ts'
 import type { RunStore } from '../../store/types.ts'
+import { DEFAULT_SLOTS, runVerifyTasks } from '../../tasks/run-verify-tasks.ts'
 import {
   DEFAULT_K,
+  planVerification,
   type RegressOption,
   type VerifyOptions,
   type VerifyProgress,
@@ -79,6 +81,32 @@ export const verifyCommand = defineCommand({
       required: true,
     },
     ...VERIFY_ARGS,
+    vitest: {
+      type: 'boolean',
+      description: 'run each fork as its own Vitest task, in parallel over the worker pool',
+    },
+    shard: {
+      type: 'string',
+      description:
+        "with --vitest: Vitest's --shard (1/2); merge the shards' blob reports with --merge-reports",
+      valueHint: 'i/n',
+    },
+    reporter: {
+      type: 'string',
+      description: 'with --vitest: a Vitest reporter instead of the default (blob)',
+      valueHint: 'name',
+    },
+    'output-file': { type: 'string', description: "with --vitest: Vitest's --outputFile", valueHint: 'path' },
+    slots: {
+      type: 'string',
+      description: 'with --vitest: task files the forks are spread over (default 8)',
+      valueHint: 'n',
+    },
+    'merge-reports': {
+      type: 'string',
+      description: "draw the verdict from the shards' blob reports in this folder (vitest --merge-reports)",
+      valueHint: 'dir',
+    },
     ...STORE_DIR_ARG,
     json: { type: 'boolean', description: 'print the verification as JSON' },
   },
@@ -87,12 +115,12 @@ export const verifyCommand = defineCommand({
       await withStore(args.dir, async (store) => {
         const run = store.load(args.run)
         const fix = fixOption(run, args.fix)
-        const { verification } = await runVerify(
-          run,
-          store,
-          { ...verifyOptionsOf(args, store), ...fix },
-          args.json,
-        )
+        const options: VerifyOptions = { ...verifyOptionsOf(args, store), ...fix }
+        if (args.vitest || args['merge-reports'] !== undefined) {
+          process.exitCode = await verifyWithVitest(run, store, options, args)
+          return
+        }
+        const { verification } = await runVerify(run, store, options, args.json)
         if (verification.verdict !== 'VERIFIED') process.exitCode = 1
       })
     } catch (err) {
@@ -159,6 +187,63 @@ export async function runVerify(
   if (json) console.log(JSON.stringify(result.verification, null, 2))
   else console.log(formatVerification(result.verification, result.fix.id, run.id))
   return result
+}
+
+/**
+ * `--vitest` and `--merge-reports`: the verification as Vitest tasks (`runVerifyTasks`); prints the
+ * verdict the reporter stored, or, for a shard, how to merge. Returns the exit code.
+ */
+async function verifyWithVitest(
+  run: Run,
+  store: RunStore,
+  options: VerifyOptions,
+  args: {
+    shard?: string
+    reporter?: string
+    'output-file'?: string
+    slots?: string
+    'merge-reports'?: string
+    json?: boolean
+  },
+): Promise<number> {
+  const merge = args['merge-reports']
+  if (options.maxCostUsd !== undefined || options.paceMs !== undefined) {
+    throw usageError(
+      '--max-cost and --pace pace the forks of one process; with --vitest the worker pool runs them: drop them, or run without --vitest',
+    )
+  }
+  if (args.shard !== undefined && !/^\d+\/\d+$/.test(args.shard)) {
+    throw usageError(`--shard takes i/n, as in --shard 1/2; got ${JSON.stringify(args.shard)}`)
+  }
+  const plan = merge === undefined ? planVerification(run, options) : null
+  // With --json, Vitest's own output goes to stderr, so stdout is only the JSON.
+  const { code, verdicts, stdout, stderr } = await runVerifyTasks(plan, {
+    stdio: args.json ? 'pipe' : 'inherit',
+    storeDir: store.dir,
+    cwd: options.cwd ?? process.cwd(),
+    ...(options.baseUrl && { baseUrl: options.baseUrl }),
+    ...(args.slots !== undefined && { slots: parsePositiveInt(args.slots, '--slots', DEFAULT_SLOTS) }),
+    ...(args.shard && { shard: args.shard }),
+    ...(args.reporter && { reporters: [args.reporter] }),
+    ...(args['output-file'] && { outputFile: args['output-file'] }),
+    ...(merge !== undefined && { mergeReports: merge }),
+  })
+  if (args.json) process.stderr.write(stdout + stderr)
+  const fixId = plan?.fix.id ?? (typeof options.fix === 'string' ? options.fix : options.fixId)
+  const verification = fixId ? verdicts[run.id]?.[fixId] : undefined
+  if (!verification) {
+    if (args.shard) {
+      console.log(
+        `shard ${args.shard} done. When every shard is: \`crashlab verify ${run.id} --fix ${fixId ?? '<fix>'} --merge-reports <dir of the blob reports>\``,
+      )
+      return code
+    }
+    console.error(`no verdict for ${fixId ?? 'the fix'} of run ${run.id}: see Vitest's output above`)
+    return code === 0 ? 1 : code
+  }
+  if (args.json) console.log(JSON.stringify(verification, null, 2))
+  else console.log(formatVerification(verification, fixId as string, run.id))
+  return verification.verdict === 'VERIFIED' ? 0 : 1
 }
 
 function fixOption(run: Run, value: string): Pick<VerifyOptions, 'fix' | 'fixId'> {

@@ -1,9 +1,7 @@
 import { spawn } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { dirname, join, resolve } from 'node:path'
 import { defineCommand } from 'citty'
 import { EXPORTED_TEST_SUFFIX } from '../../replay/index.ts'
+import { findVitestBin } from '../../replay/internal/find-vitest-bin.ts'
 
 const MODES = ['all', 'missing', 'diverged', 'replay', 'off'] as const
 
@@ -57,23 +55,7 @@ export function exportedFilter(args: readonly string[]): string[] {
   return [...own.filter((a) => a !== '--exported'), EXPORTED_FILTER, ...rest]
 }
 
-/**
- * The path of the Vitest command of the project in `cwd` (its package's `bin`), or undefined.
- *
- * @example
- * findVitestBin(process.cwd()) // '/repo/node_modules/vitest/vitest.mjs'
- */
-export function findVitestBin(cwd: string): string | undefined {
-  try {
-    const pkgPath = createRequire(join(resolve(cwd), 'noop.js')).resolve('vitest/package.json')
-    const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { bin?: string | Record<string, string> }
-    const bin = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin?.vitest
-    const path = bin ? join(dirname(pkgPath), bin) : undefined
-    return path && existsSync(path) ? path : undefined
-  } catch {
-    return undefined
-  }
-}
+export { findVitestBin }
 
 /**
  * Runs the project's Vitest with `args`, `CRASHLAB_RECORD` set to `mode` when given, the same stdio,

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { loadCassette } from '../../case/cassette-load.ts'
 import { writeCassette } from '../../case/cassette-write.ts'
 import type { EntryPoint, Run } from '../../case/schema/run.ts'
 import { CrashlabError, ERROR_CODES, type ErrorCode } from '../../errors.ts'
+import { findVitestBin } from './find-vitest-bin.ts'
 import { markFailed } from './mark-failed.ts'
 
 type TestEntry = Extract<EntryPoint, { kind: 'test' }>
@@ -150,14 +150,8 @@ function escapeRegExp(text: string): string {
 }
 
 function vitestBin(cwd: string): string {
-  try {
-    const pkgPath = createRequire(join(resolve(cwd), 'noop.js')).resolve('vitest/package.json')
-    const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { bin?: string | Record<string, string> }
-    const bin = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin?.vitest
-    if (bin && existsSync(join(dirname(pkgPath), bin))) return join(dirname(pkgPath), bin)
-  } catch {
-    // reported below
-  }
+  const bin = findVitestBin(cwd)
+  if (bin) return bin
   throw new CrashlabError(
     'E_REPLAY_ENTRY',
     `this run's entry point is a Vitest test, and Vitest cannot be found from ${cwd}: run the replay in the ` +

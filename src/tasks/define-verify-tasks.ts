@@ -1,0 +1,60 @@
+import { test } from 'vitest'
+import type { Run } from '../case/schema/run.ts'
+import type { ForkOptions } from '../fork/fork.ts'
+import { openStore } from '../store/open-store.ts'
+import { runTrial } from '../verify/verify.ts'
+import { readVerifyPlanFile, trialsOfSlot } from './verify-plan-file.ts'
+
+/**
+ * Declares one Vitest test per trial of this task file's share of the verification that
+ * `crashlab verify --vitest` planned (the plan file in `CRASHLAB_VERIFY_PLAN`): each test forks the run
+ * (patched, control, or a past good run with the patch), stores the fork, and leaves the trial on its
+ * `meta.crashlabTrial` for the reporter, which draws the verdict. Task files run in parallel over
+ * Vitest's worker pool, and `--shard` spreads them over machines; the tests of one file run one after
+ * another, since a fork's interceptor is process-wide. A test fails only when its fork could not run
+ * at all; a fork that fails its oracles is a result, not a broken task.
+ *
+ * @example
+ * // a task file written by crashlab verify --vitest
+ * import { defineVerifyTasks } from 'crashlab/tasks'
+ * await defineVerifyTasks(0)
+ */
+export async function defineVerifyTasks(slot: number): Promise<void> {
+  const file = readVerifyPlanFile()
+  const { plan } = file
+  const specs = trialsOfSlot(plan, slot, file.slots)
+  const store = await openStore({ dir: file.storeDir })
+  const runs = new Map<string, Run>()
+  const load = (id: string): Run => {
+    let run = runs.get(id)
+    if (!run) {
+      run = store.load(id)
+      runs.set(id, run)
+    }
+    return run
+  }
+  const entryCache: NonNullable<ForkOptions['entryCache']> = new Map()
+  for (const spec of specs) {
+    test(`verify ${plan.fix.id} of ${plan.runId}: ${spec.id}`, { timeout: 10 * 60_000 }, async ({ task }) => {
+      const trial = await runTrial(load(spec.from), spec, plan, {
+        store,
+        cwd: file.cwd,
+        entryCache,
+        ...(file.baseUrl && { baseUrl: file.baseUrl }),
+        ...(file.config !== undefined && { config: file.config }),
+      })
+      task.meta.crashlabTrial = {
+        runId: plan.runId,
+        fix: plan.fix,
+        k: plan.k,
+        atStep: plan.atStep,
+        control: plan.control,
+        spec: spec.id,
+        trial,
+      }
+      if (trial.runId === null && trial.outcome === 'errored') {
+        throw new Error(`the fork could not run: ${trial.reason ?? 'no reason given'}`)
+      }
+    })
+  }
+}

@@ -1,0 +1,171 @@
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Verification } from '../case/schema/run.ts'
+import { CrashlabError } from '../errors.ts'
+import { findVitestBin } from '../replay/internal/find-vitest-bin.ts'
+import type { VerifyPlan } from '../verify/verify.ts'
+import { VERIFY_PLAN_ENV, type VerifyPlanFile } from './verify-plan-file.ts'
+
+/** Task files a verification is spread over unless told: a fixed number, so every shard sees the same files. @example DEFAULT_SLOTS === 8 */
+export const DEFAULT_SLOTS = 8
+
+/**
+ * Options of `runVerifyTasks`.
+ *
+ * @example
+ * const options: VerifyTasksOptions = { storeDir: '.crashlab', cwd: process.cwd(), shard: '1/2', reporters: ['blob'] }
+ */
+export interface VerifyTasksOptions {
+  storeDir: string
+  /** The project: Vitest runs there, and entry points are resolved there. */
+  cwd: string
+  baseUrl?: string
+  config?: string | false
+  /** How many task files share the trials. Default 8 (fewer when there are fewer trials). */
+  slots?: number
+  /** Vitest's `--shard` (`1/2`). */
+  shard?: string
+  /** Vitest reporters to use instead of `default` (`blob` for a shard whose report is merged later). */
+  reporters?: string[]
+  /** Vitest's `--outputFile`. */
+  outputFile?: string
+  /** Runs `vitest --merge-reports <dir>` over the shards' blob reports instead of running tasks. */
+  mergeReports?: string
+  /** Extra environment for Vitest. */
+  env?: NodeJS.ProcessEnv
+  /** `inherit` (the default) shows Vitest's output; `pipe` keeps it for the caller. */
+  stdio?: 'inherit' | 'pipe'
+}
+
+/**
+ * What a run of the verify tasks gave: Vitest's exit code, its output when piped, and the verdicts the
+ * reporter drew (none for a shard: its share is merged later).
+ *
+ * @example
+ * const { code, verdicts } = await runVerifyTasks(plan, options)
+ */
+export interface VerifyTasksResult {
+  code: number
+  stdout: string
+  stderr: string
+  verdicts: Record<string, Record<string, Verification>>
+}
+
+/**
+ * Runs a verification as Vitest tasks: writes the plan, the task files (trial i in file i mod slots) and
+ * a Vitest config with `CrashlabVerifyReporter` to a temporary folder, and runs the project's Vitest on
+ * them. Every fork is its own test; the files run in parallel over the worker pool, `--shard` spreads
+ * them over machines, and `--merge-reports` over the shards' blob reports draws the same verdicts as one
+ * run. With `mergeReports`, no task runs: only the reporter, over the merged reports.
+ *
+ * @example
+ * const plan = planVerification(run, { fix: 'fix-1', k: 10, store })
+ * const { verdicts } = await runVerifyTasks(plan, { storeDir: store.dir, cwd: process.cwd() })
+ */
+export async function runVerifyTasks(
+  plan: VerifyPlan | null,
+  options: VerifyTasksOptions,
+): Promise<VerifyTasksResult> {
+  const bin = vitestBin(options.cwd)
+  const tmp = mkdtempSync(join(tmpdir(), 'crashlab-verify-'))
+  try {
+    const resultFile = join(tmp, 'verdicts.json')
+    const here = dirname(fileURLToPath(import.meta.url))
+    const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js'
+    const moduleUrl = (name: string) => new URL(`file://${join(here, `${name}${ext}`)}`).href
+    const env: NodeJS.ProcessEnv = { ...process.env, ...options.env }
+    if (plan) {
+      const slots = Math.max(1, Math.min(options.slots ?? DEFAULT_SLOTS, plan.trials.length))
+      const file: VerifyPlanFile = {
+        storeDir: resolve(options.storeDir),
+        cwd: resolve(options.cwd),
+        ...(options.baseUrl && { baseUrl: options.baseUrl }),
+        ...(options.config !== undefined && { config: options.config }),
+        plan,
+        slots,
+      }
+      const planPath = join(tmp, 'plan.json')
+      writeFileSync(planPath, JSON.stringify(file))
+      env[VERIFY_PLAN_ENV] = planPath
+      for (let slot = 0; slot < slots; slot++) {
+        writeFileSync(
+          join(tmp, `verify-${String(slot + 1).padStart(2, '0')}.crashlab-verify.mjs`),
+          `// Written by crashlab verify --vitest: trials ${slot + 1}, ${slot + 1 + slots}, … of the plan in $${VERIFY_PLAN_ENV}.\n` +
+            `import { defineVerifyTasks } from ${JSON.stringify(moduleUrl('define-verify-tasks'))}\n` +
+            `await defineVerifyTasks(${slot})\n`,
+        )
+      }
+    }
+    const configPath = join(tmp, 'vitest.crashlab-verify.config.mjs')
+    writeFileSync(
+      configPath,
+      `// Written by crashlab verify --vitest.\n` +
+        `import { CrashlabVerifyReporter } from ${JSON.stringify(moduleUrl('verify-reporter'))}\n` +
+        'export default {\n' +
+        `  root: ${JSON.stringify(resolve(options.cwd))},\n` +
+        '  test: {\n' +
+        `    dir: ${JSON.stringify(tmp)},\n` +
+        "    include: ['*.crashlab-verify.mjs'],\n" +
+        '    exclude: [],\n' +
+        `    reporters: ['default', new CrashlabVerifyReporter({ storeDir: ${JSON.stringify(resolve(options.storeDir))}, resultFile: ${JSON.stringify(resultFile)} })],\n` +
+        '  },\n' +
+        '}\n',
+    )
+    const args = [
+      bin,
+      options.mergeReports ? '--merge-reports' : 'run',
+      ...(options.mergeReports ? [resolve(options.mergeReports)] : []),
+    ]
+    args.push('--config', configPath)
+    if (options.shard) args.push('--shard', options.shard)
+    for (const reporter of options.reporters ?? []) args.push('--reporter', reporter)
+    if (options.outputFile) args.push('--outputFile', resolve(options.outputFile))
+    const { code, stdout, stderr } = await spawnVitest(args, options.cwd, env, options.stdio ?? 'inherit')
+    let verdicts: VerifyTasksResult['verdicts'] = {}
+    try {
+      verdicts = JSON.parse(readFileSync(resultFile, 'utf8')) as VerifyTasksResult['verdicts']
+    } catch {
+      // No verdict: a shard, or a run that failed before its end.
+    }
+    return { code, stdout, stderr, verdicts }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true })
+  }
+}
+
+function spawnVitest(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  stdio: 'inherit' | 'pipe',
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, args, {
+      cwd,
+      env,
+      stdio: stdio === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString()
+    })
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString()
+    })
+    child.on('error', (error) => fail(error))
+    child.on('exit', (code, signal) => done({ code: code ?? (signal ? 1 : 0), stdout, stderr }))
+  })
+}
+
+function vitestBin(cwd: string): string {
+  const bin = findVitestBin(cwd)
+  if (bin) return bin
+  throw new CrashlabError(
+    'E_VERIFY_FIX',
+    `cannot find Vitest from ${cwd}: --vitest runs the forks as Vitest tasks of the project; install it there (npm i -D vitest), or pass --cwd.`,
+  )
+}
