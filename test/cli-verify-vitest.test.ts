@@ -2,13 +2,13 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { installInterceptor, type Run, record } from '../src/index.ts'
+import type { Run } from '../src/index.ts'
 import { openStore } from '../src/store/index.ts'
 import { type ScriptedProvider, startScriptedProvider } from '../src/testing/index.ts'
 import { runBin } from './helpers/built-bin.ts'
 import { copyProject, removeProject } from './projects/run-fixture.ts'
-import { answerSupport } from './projects/verify/agent.ts'
 import { RULE, supportModel } from './projects/verify/model.ts'
+import { recordSupportRun } from './projects/verify/record-support.ts'
 
 // `crashlab verify --vitest`: every fork its own Vitest task, the verdict drawn by crashlab's reporter
 // from the tasks' meta; two shards with blob reports merged give the verdicts of one run.
@@ -21,21 +21,8 @@ let storeDir: string
 let failing: Run
 let good: Run
 
-async function recordSupport(rule?: string): Promise<Run> {
-  const interceptor = installInterceptor({ hosts: [provider.url] })
-  try {
-    const { run, error } = await record('support-bot', answerSupport, {
-      input: { question: 'Where is my order A17?', baseURL: `${provider.url}/v1`, ...(rule && { rule }) },
-      config: join(project, 'crashlab.config.ts'),
-      store: storeDir,
-      entryPoint: { kind: 'module', module: './agent.ts', export: 'answerSupport' },
-    })
-    if (error) throw error
-    return run
-  } finally {
-    await interceptor.close()
-  }
-}
+const recordSupport = (rule?: string) =>
+  recordSupportRun({ providerUrl: provider.url, project, storeDir, ...(rule && { rule }) })
 
 beforeAll(async () => {
   provider = await startScriptedProvider({ policy: supportModel(1) })

@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { installInterceptor, type Run, record } from '../src/index.ts'
+import type { Run } from '../src/index.ts'
 import { openStore } from '../src/store/index.ts'
 import { type ScriptedProvider, startScriptedProvider } from '../src/testing/index.ts'
 import { runBin, runBinSync } from './helpers/built-bin.ts'
 import { copyProject, removeProject } from './projects/run-fixture.ts'
-import { answerSupport } from './projects/verify/agent.ts'
 import { RULE, supportModel } from './projects/verify/model.ts'
+import { recordSupportRun } from './projects/verify/record-support.ts'
 
 // `crashlab verify` through the built bin, against the verify fixture (a support bot whose model names
 // the order only when the system prompt asks it to). The forks' live calls go to a scripted provider
@@ -24,19 +24,7 @@ beforeAll(async () => {
   provider = await startScriptedProvider({ policy: supportModel(1) })
   project = copyProject('verify')
   storeDir = mkdtempSync(join(tmpdir(), 'crashlab-cli-verify-'))
-  const interceptor = installInterceptor({ hosts: [provider.url] })
-  try {
-    const { run, error } = await record('support-bot', answerSupport, {
-      input: { question: 'Where is my order A17?', baseURL: `${provider.url}/v1` },
-      config: join(project, 'crashlab.config.ts'),
-      store: storeDir,
-      entryPoint: { kind: 'module', module: './agent.ts', export: 'answerSupport' },
-    })
-    if (error) throw error
-    failing = run
-  } finally {
-    await interceptor.close()
-  }
+  failing = await recordSupportRun({ providerUrl: provider.url, project, storeDir })
   const store = await openStore({ dir: storeDir })
   store.save({
     ...failing,
@@ -115,20 +103,7 @@ describe('crashlab verify', () => {
   })
 
   it('a patch that breaks a past good run: REJECTED, exit 1, the run named', async () => {
-    const good = await (async () => {
-      const interceptor = installInterceptor({ hosts: [provider.url] })
-      try {
-        const { run } = await record('support-bot', answerSupport, {
-          input: { question: 'Where is my order A17?', baseURL: `${provider.url}/v1`, rule: RULE },
-          config: join(project, 'crashlab.config.ts'),
-          store: storeDir,
-          entryPoint: { kind: 'module', module: './agent.ts', export: 'answerSupport' },
-        })
-        return run
-      } finally {
-        await interceptor.close()
-      }
-    })()
+    const good = await recordSupportRun({ providerUrl: provider.url, project, storeDir, rule: RULE })
     expect(good.outcome).toBe('pass')
     const r = await runBin(project, env(), [
       'verify',

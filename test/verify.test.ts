@@ -2,21 +2,21 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { installInterceptor, type Run, record } from '../src/index.ts'
+import type { Run } from '../src/index.ts'
 import type { Patch } from '../src/patches/patch-schema.ts'
 import { openStore } from '../src/store/index.ts'
 import type { RunStore } from '../src/store/types.ts'
 import { startScriptedProvider } from '../src/testing/index.ts'
 import { verify } from '../src/verify/index.ts'
 import { copyProject, removeProject } from './projects/run-fixture.ts'
-import { answerSupport } from './projects/verify/agent.ts'
 import { RULE, supportModel } from './projects/verify/model.ts'
+import { recordSupportRun } from './projects/verify/record-support.ts'
 
 // verify end to end: a support bot (module entry point) whose oracle wants the answer to name the order.
 // Its scripted model does that only when the system prompt carries RULE, and then with probability p.
 // The failing run is recorded without the rule; the fix appends it.
 const FIX: Patch = { kind: 'system_prompt', op: 'append', text: RULE }
-const QUESTION = 'Where is my order A17?'
+const _QUESTION = 'Where is my order A17?'
 
 let project: string
 let storeDir: string
@@ -25,18 +25,9 @@ let failing: Run
 
 async function recordRun(rule: string | undefined, obey: number): Promise<Run> {
   const provider = await startScriptedProvider({ policy: supportModel(obey) })
-  const interceptor = installInterceptor({ hosts: [provider.url] })
   try {
-    const { run, error } = await record('support-bot', answerSupport, {
-      input: { question: QUESTION, baseURL: `${provider.url}/v1`, ...(rule && { rule }) },
-      config: join(project, 'crashlab.config.ts'),
-      store: storeDir,
-      entryPoint: { kind: 'module', module: './agent.ts', export: 'answerSupport' },
-    })
-    if (error) throw error
-    return run
+    return await recordSupportRun({ providerUrl: provider.url, project, storeDir, ...(rule && { rule }) })
   } finally {
-    await interceptor.close()
     await provider.close()
   }
 }

@@ -3,8 +3,12 @@ import { homedir } from 'node:os'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { writeCassette } from '../case/cassette-write.ts'
 import type { JsonValue } from '../case/schema/json.ts'
-import type { Run } from '../case/schema/run.ts'
+import type { FixProposal, Run, Trial, Verification } from '../case/schema/run.ts'
+import { CrashlabError } from '../errors.ts'
+import { parsePatch } from '../patches/parse-patch.ts'
+import type { Patch } from '../patches/patch-schema.ts'
 import type { Redactor } from '../redact/types.ts'
+import type { RunStore } from '../store/types.ts'
 import { exportedTestSource } from './internal/test-source.ts'
 
 /**
@@ -46,6 +50,15 @@ export interface ExportTestOptions {
   importFrom?: string
   /** The redaction rules the cassette is written through (the default rules always apply). */
   redactor?: Redactor
+  /**
+   * A verified fix of the run to write out too: its id (`fix-1`), or `auto` for the best-ranked fix whose
+   * verdict is VERIFIED. The test file then holds a second test: a passing patched fork of that fix's
+   * verification (loaded from `store`), replayed with the fix re-applied from the fork step, asserted
+   * passing. Throws `E_VERIFY_FIX` when that fix is not VERIFIED.
+   */
+  fix?: string
+  /** The store the fix's patched fork is loaded from. Needed with `fix`; its folder is `storeDir` by default. */
+  store?: RunStore
 }
 
 /**
@@ -57,6 +70,23 @@ export interface ExportTestOptions {
 export interface ExportedTest {
   testPath: string
   cassettePath: string
+  /** With `fix`: the fix, the patched fork written out, and that fork's cassette. */
+  fix?: { id: string; forkId: string; atStep: number; cassettePath: string }
+}
+
+/**
+ * A verified fix of a run, ready to be written out: the fix, its verification, the passing patched
+ * trial whose fork is kept in the store, the patch and the step it applies from.
+ *
+ * @example
+ * const { fix, trial } = verifiedFix(run, 'auto')
+ */
+export interface VerifiedFix {
+  fix: FixProposal
+  verification: Verification
+  trial: Trial & { runId: string }
+  patch: Patch
+  atStep: number
 }
 
 /**
@@ -65,6 +95,8 @@ export interface ExportedTest {
  * beside it that loads the cassette with `crashlabReplay` (which replays a run with a `module` entry
  * point offline, strictly, and grades it again) and asserts the run's status, check results and
  * findings. A failure seen in production becomes a test that keeps it from coming back unnoticed.
+ * With `fix` (and `store`), the file holds a second test: a passing patched fork of that verified fix,
+ * its cassette beside the first, replayed with the fix re-applied from the fork step and asserted passing.
  *
  * @example
  * import { exportTest, openStore } from 'crashlab'
@@ -72,6 +104,7 @@ export interface ExportedTest {
  * const store = await openStore()
  * const { testPath } = exportTest(store.load('last'), { dir: 'test/regressions', storeDir: store.dir })
  * // then: npx crashlab vitest --exported
+ * exportTest(store.load('last'), { dir: 'test/regressions', store, fix: 'auto' }) // and its verified fix
  */
 export function exportTest(source: Run, options: ExportTestOptions): ExportedTest {
   const dir = resolve(options.dir)
@@ -79,16 +112,133 @@ export function exportTest(source: Run, options: ExportTestOptions): ExportedTes
   const cassetteName = `${base}.cassette.json`
   const testPath = join(dir, `${base}${EXPORTED_TEST_SUFFIX}`)
   const cassettePath = join(dir, '__cassettes__', cassetteName)
-  const run = portable(source, options)
+  const storeDir = options.storeDir ?? options.store?.dir
+  const paths = { ...options, ...(storeDir && { storeDir }) }
+  // Everything is read (and every error thrown) before a file is written.
+  const chosen = options.fix === undefined ? undefined : verifiedFix(source, options.fix)
+  let forked: Run | undefined
+  if (chosen) {
+    if (source.entryPoint?.kind !== 'module') {
+      throw new CrashlabError(
+        'E_REPLAY_ENTRY',
+        `run ${source.id} has ${source.entryPoint ? `a ${source.entryPoint.kind}` : 'no'} entry point: only a run with a ` +
+          'module entry point can be exported with its fix, whose fork the test replays with the fix re-applied. ' +
+          'Export it without --fix.',
+        { subject: source.id },
+      )
+    }
+    if (!options.store) {
+      throw new CrashlabError(
+        'E_VERIFY_FIX',
+        `exporting ${chosen.fix.id} needs the store its patched fork ${chosen.trial.runId} is kept in: pass \`store\`.`,
+        { subject: source.id },
+      )
+    }
+    forked = options.store.load(chosen.trial.runId)
+  }
+  const run = portable(source, paths)
   mkdirSync(dir, { recursive: true })
-  const written = writeCassette(cassettePath, run, options.redactor ? { redactor: options.redactor } : {})
+  const writeOptions = options.redactor ? { redactor: options.redactor } : {}
+  const written = writeCassette(cassettePath, run, writeOptions)
+  let fixed: Parameters<typeof exportedTestSource>[1]['fix']
+  let fix: ExportedTest['fix']
+  if (chosen && forked) {
+    const fixCassetteName = `${base}.${slug(chosen.fix.id)}.cassette.json`
+    const fixCassettePath = join(dir, '__cassettes__', fixCassetteName)
+    const fork = writeCassette(fixCassettePath, portable(forked, paths), writeOptions).run
+    fixed = {
+      id: chosen.fix.id,
+      run: fork,
+      cassette: `./__cassettes__/${fixCassetteName}`,
+      patch: chosen.patch,
+      atStep: chosen.atStep,
+      verification: chosen.verification,
+    }
+    fix = { id: chosen.fix.id, forkId: fork.id, atStep: chosen.atStep, cassettePath: fixCassettePath }
+  }
   const text = exportedTestSource(written.run, {
     cassette: `./__cassettes__/${cassetteName}`,
     importFrom: options.importFrom ?? 'crashlab/vitest',
     suite: EXPORTED_SUITE,
+    ...(fixed && { fix: fixed }),
   })
   writeFileSync(testPath, text)
-  return { testPath, cassettePath }
+  return { testPath, cassettePath, ...(fix && { fix }) }
+}
+
+/**
+ * Picks a verified fix of a run: `auto` takes the best-ranked fix whose verification verdict is
+ * VERIFIED, an id takes that fix, which must be VERIFIED. The fix's verification must have kept a
+ * passing patched fork in the store (`verify` with a store keeps each fork). Throws `E_VERIFY_FIX`
+ * otherwise, naming the verdict the fix has and the `crashlab verify` command to run.
+ *
+ * @example
+ * const { fix, trial, atStep } = verifiedFix(store.load('last'), 'auto')
+ * console.log(fix.id, trial.runId, atStep)
+ */
+export function verifiedFix(run: Run, choice: string): VerifiedFix {
+  const fix = choice === 'auto' ? bestVerified(run) : namedFix(run, choice)
+  const verification = fix.verification as Verification
+  const trial = verification.trials.find(
+    (t): t is Trial & { runId: string } => t.arm === 'patched' && t.outcome === 'pass' && t.runId !== null,
+  )
+  if (!trial) {
+    throw new CrashlabError(
+      'E_VERIFY_FIX',
+      `${fix.id} of run ${run.id} is VERIFIED, but its verification kept no passing patched fork in the store. ` +
+        `Verify it again with the store: \`crashlab verify ${run.id} --fix ${fix.id}\`.`,
+      { subject: run.id },
+    )
+  }
+  return { fix, verification, trial, patch: parsePatch(fix.patch, fix.id), atStep: verification.atStep }
+}
+
+function bestVerified(run: Run): FixProposal {
+  const verified = run.fixes
+    .filter((f) => f.verification?.verdict === 'VERIFIED')
+    .sort((a, b) => a.rank - b.rank)[0]
+  if (verified) return verified
+  if (run.fixes.length === 0) {
+    throw new CrashlabError(
+      'E_VERIFY_FIX',
+      `run ${run.id} has no fixes, so none is verified: propose some with \`crashlab fix ${run.id}\`, ` +
+        `then verify one with \`crashlab verify ${run.id} --fix fix-1\`.`,
+      { subject: run.id },
+    )
+  }
+  const states = run.fixes.map((f) => `${f.id} ${f.verification?.verdict ?? 'not verified'}`).join(', ')
+  throw new CrashlabError(
+    'E_VERIFY_FIX',
+    `run ${run.id} has no VERIFIED fix (${states}): verify one with \`crashlab verify ${run.id} --fix ${run.fixes[0]?.id}\`.`,
+    { subject: run.id },
+  )
+}
+
+function namedFix(run: Run, id: string): FixProposal {
+  const fix = run.fixes.find((f) => f.id === id)
+  if (!fix) {
+    const known = run.fixes.map((f) => f.id)
+    throw new CrashlabError(
+      'E_VERIFY_FIX',
+      `run ${run.id} has no fix ${JSON.stringify(id)}` +
+        (known.length > 0
+          ? ` (it has ${known.join(', ')}; \`--fix auto\` picks the verified one).`
+          : `: it has none yet. Propose some with \`crashlab fix ${run.id}\`.`),
+      { subject: run.id },
+    )
+  }
+  const verdict = fix.verification?.verdict
+  if (verdict !== 'VERIFIED') {
+    throw new CrashlabError(
+      'E_VERIFY_FIX',
+      verdict
+        ? `${id} of run ${run.id} is ${verdict}, not VERIFIED (${fix.verification?.reason}): only a verified fix is written ` +
+            `out as a passing test. Verify it with more trials: \`crashlab verify ${run.id} --fix ${id} -k 10\`.`
+        : `${id} of run ${run.id} has not been verified: run \`crashlab verify ${run.id} --fix ${id}\` first.`,
+      { subject: run.id },
+    )
+  }
+  return fix
 }
 
 /**

@@ -3,15 +3,21 @@ import { defineCommand } from 'citty'
 import pc from 'picocolors'
 import type { Diagnosis } from '../../case/schema/run.ts'
 import { diagnose, diagnoserPrompt } from '../../diagnose/index.ts'
+import { renderTextReport } from '../../report/index.ts'
 import { openStore } from '../../store/index.ts'
+import { configRedactor } from '../internal/config-redactor.ts'
 import { usageError } from '../internal/parse-options.ts'
 import { reportError } from '../internal/report-error.ts'
+import { proposeAndSave } from '../internal/save-fixes.ts'
 import { STORE_DIR_ARG, withStore } from '../internal/store-args.ts'
+import { fixAttempts } from './report.ts'
 
 /**
  * `crashlab diagnose <id|last>`: the failing step, a label, the root cause and verbatim evidence, from one
  * LLM call (any OpenAI-compatible or Anthropic endpoint) or from rules (`--heuristic`); stored with the
  * run, and shown by `show` and the report. The diagnoser's own call is recorded in `<store>/diagnoser`.
+ * `--fix` then proposes fixes (as `crashlab fix` does, with the same model options when given) and
+ * prints the run's text report with its diagnosis and fixes.
  */
 export const diagnoseCommand = defineCommand({
   meta: { name: 'diagnose', description: 'Diagnose a stored run: failing step, label, root cause, evidence' },
@@ -40,6 +46,11 @@ export const diagnoseCommand = defineCommand({
       valueHint: 'api',
     },
     force: { type: 'boolean', description: 'diagnose again even when the run has a diagnosis by this model' },
+    fix: {
+      type: 'boolean',
+      description:
+        "then propose fixes (the model options are the fixer's too; default $CRASHLAB_FIXER_MODEL) and print the report",
+    },
     ...STORE_DIR_ARG,
     json: { type: 'boolean', description: 'print the diagnosis as JSON' },
   },
@@ -70,8 +81,29 @@ export const diagnoseCommand = defineCommand({
             force: args.force === true,
             recordTo,
           })
-          store.save({ ...run, diagnosis })
-          console.log(args.json ? JSON.stringify(diagnosis, null, 2) : formatDiagnosis(diagnosis, run.id))
+          const diagnosed = { ...run, diagnosis }
+          store.save(diagnosed)
+          if (!args.fix) {
+            console.log(args.json ? JSON.stringify(diagnosis, null, 2) : formatDiagnosis(diagnosis, run.id))
+            return
+          }
+          const {
+            proposed,
+            files,
+            run: fixed,
+          } = await proposeAndSave(diagnosed, store, {
+            model: args.model,
+            baseUrl: args['base-url'],
+            apiKey: args['api-key-env'] ? process.env[keyVar] : undefined,
+            api: args.api as 'openai' | 'anthropic' | undefined,
+          })
+          if (args.json) {
+            console.log(JSON.stringify({ diagnosis, ...proposed, files }, null, 2))
+            return
+          }
+          const redactor = await configRedactor()
+          const attempts = fixAttempts(store, fixed)
+          console.log(renderTextReport(fixed, { runRef: fixed.id, attempts, ...(redactor && { redactor }) }))
         } finally {
           recordTo?.close()
         }

@@ -6,8 +6,10 @@ import { reportError } from '../internal/report-error.ts'
 import { STORE_DIR_ARG, withStore } from '../internal/store-args.ts'
 
 /**
- * `crashlab export-test <id> -o dir`: a stored run as a Vitest regression test plus its cassette, which
- * replays the run and asserts its check results and findings; `crashlab vitest --exported` runs them.
+ * `crashlab export-test <id> -o dir [--fix fix-1|auto]`: a stored run as a Vitest regression test plus its
+ * cassette, which replays the run and asserts its check results and findings; with `--fix`, a second test
+ * replays the verified fix's passing patched fork with the fix re-applied and asserts it passes.
+ * `crashlab vitest --exported` runs them.
  */
 export const exportTestCommand = defineCommand({
   meta: {
@@ -23,6 +25,12 @@ export const exportTestCommand = defineCommand({
       description: 'the folder the test goes to',
       valueHint: 'dir',
       required: true,
+    },
+    fix: {
+      type: 'string',
+      description:
+        'also write the passing patched run of a verified fix, replayed with the fix (auto: the best verified fix)',
+      valueHint: 'fix-id|auto',
     },
     ...STORE_DIR_ARG,
     import: {
@@ -41,13 +49,24 @@ export const exportTestCommand = defineCommand({
           storeDir: store.dir,
           ...(args.import && { importFrom: args.import }),
           ...(redactor && { redactor }),
+          ...(args.fix !== undefined && { fix: args.fix, store }),
         })
         return { ...paths, id: run.id }
       })
       const rel = (p: string) => relative(process.cwd(), p) || p
-      console.log(`wrote the regression test of run ${written.id}:`)
+      const { fix } = written
+      console.log(
+        fix
+          ? `wrote the regression test of run ${written.id} and of its verified fix ${fix.id}:`
+          : `wrote the regression test of run ${written.id}:`,
+      )
       console.log(`  ${rel(written.testPath)}`)
-      console.log(`  ${rel(written.cassettePath)} (redacted)`)
+      console.log(`  ${rel(written.cassettePath)} (redacted${fix ? '; the run, asserted as it ended' : ''})`)
+      if (fix) {
+        console.log(
+          `  ${rel(fix.cassettePath)} (redacted; fork ${fix.forkId}, replayed with ${fix.id} from step ${fix.atStep}, asserted passing)`,
+        )
+      }
       console.log('run it with `npx crashlab vitest --exported`')
     } catch (err) {
       reportError(err)

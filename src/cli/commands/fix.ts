@@ -1,24 +1,35 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import { defineCommand } from 'citty'
 import pc from 'picocolors'
-import type { FixProposal, Run } from '../../case/schema/run.ts'
-import { requestAt } from '../../fix/internal/prompt.ts'
-import { type ProposedFixes, proposeFixes } from '../../fix/propose-fixes.ts'
+import type { Run, Verification } from '../../case/schema/run.ts'
+import { diagnose } from '../../diagnose/index.ts'
+import type { requestAt } from '../../fix/internal/prompt.ts'
+import type { ProposedFixes, ProposeFixesOptions } from '../../fix/propose-fixes.ts'
 import { fork } from '../../fork/index.ts'
-import { parsePatch, serializePatch } from '../../patches/parse-patch.ts'
+import { parsePatch } from '../../patches/parse-patch.ts'
 import { renderPatchDiff } from '../../patches/render-patch-diff.ts'
 import { openStore } from '../../store/index.ts'
+import type { RunStore } from '../../store/types.ts'
+import { verify } from '../../verify/verify.ts'
 import { usageError } from '../internal/parse-options.ts'
 import { reportError } from '../internal/report-error.ts'
 import { outcomeText } from '../internal/run-text.ts'
+import { proposeAndSave } from '../internal/save-fixes.ts'
 import { STORE_DIR_ARG, withStore } from '../internal/store-args.ts'
+import { formatDiagnosis } from './diagnose.ts'
+import { runVerify, VERIFY_ARGS, verifyOptionsOf } from './verify.ts'
+
+/** VERIFY_ARGS without `--base-url` (here the fixer's endpoint: `--fork-base-url` takes its place) and `--cwd`. */
+const { 'base-url': _forkBaseUrl, cwd: _cwd, ...CHAIN_VERIFY_ARGS } = VERIFY_ARGS
 
 /**
- * `crashlab fix <id|last> [--try]`: 1–3 ranked typed patches proposed from the run's diagnosis by one LLM
- * call, each kept only when it parses, finds its target, is small, is not test-only and does not
- * hard-code the run's data; stored with the run and written as patch files for `crashlab fork --patch`.
- * `--try` forks the run once with the top fix and prints the fork's outcome and checks.
+ * `crashlab fix <id|last> [--try | --verify]`: 1–3 ranked typed patches proposed from the run's diagnosis
+ * by one LLM call, each kept only when it parses, finds its target, is small, is not test-only and does
+ * not hard-code the run's data; stored with the run and written as patch files for `crashlab fork
+ * --patch`. `--try` forks the run once with the top fix and prints the fork's outcome and checks.
+ * `--verify` runs the whole chain: diagnoses the run first when it has no diagnosis (with the model
+ * options when a model is set, else by rules), proposes the fixes, then verifies them in rank order
+ * (`crashlab verify`) until one is VERIFIED; exit 0 when one is.
  *
  * @example
  * // npx crashlab fix last --model gpt-5-mini --try
@@ -32,6 +43,18 @@ export const fixCommand = defineCommand({
   args: {
     run: { type: 'positional', description: 'a run id, a unique prefix, or `last`', required: true },
     try: { type: 'boolean', description: 'fork the run once with the top fix and show its checks' },
+    verify: {
+      type: 'boolean',
+      description:
+        'diagnose (if needed), propose, then verify the fixes in rank order until one is VERIFIED (exit 0)',
+    },
+    ...CHAIN_VERIFY_ARGS,
+    'fork-base-url': {
+      type: 'string',
+      description:
+        "with --verify: send the forks' live model calls to this origin instead of the recorded one",
+      valueHint: 'url',
+    },
     model: {
       type: 'string',
       description: 'the fixer model (default $CRASHLAB_FIXER_MODEL, then $CRASHLAB_DIAGNOSER_MODEL)',
@@ -60,7 +83,7 @@ export const fixCommand = defineCommand({
     ...STORE_DIR_ARG,
     cwd: {
       type: 'string',
-      description: 'the folder the entry point is resolved in, for --try (default: here)',
+      description: 'the folder the entry point is resolved in, for --try and --verify (default: here)',
       valueHint: 'path',
     },
     json: { type: 'boolean', description: 'print the fixes, the rejected proposals and the files as JSON' },
@@ -74,29 +97,65 @@ export const fixCommand = defineCommand({
       if (keyVar && process.env[keyVar] === undefined) {
         throw usageError(`--api-key-env ${keyVar}: that environment variable is not set`)
       }
+      if (args.try && args.verify)
+        throw usageError('--try and --verify: pick one (--verify forks k times per fix)')
+      const fixer: ProposeFixesOptions = {
+        model: args.model,
+        baseUrl: args['base-url'],
+        apiKey: keyVar ? process.env[keyVar] : undefined,
+        api: args.api as 'openai' | 'anthropic' | undefined,
+      }
       await withStore(args.dir, async (store) => {
-        const run = store.load(args.run)
-        const recordTo = await openStore({ dir: join(store.dir, 'fixer') })
-        let proposed: ProposedFixes
-        try {
-          proposed = await proposeFixes(run, {
-            model: args.model,
-            baseUrl: args['base-url'],
-            apiKey: keyVar ? process.env[keyVar] : undefined,
-            api: args.api as 'openai' | 'anthropic' | undefined,
-            recordTo,
-          })
-        } finally {
-          recordTo.close()
-        }
-        store.save({ ...run, fixes: proposed.fixes })
+        let run = store.load(args.run)
+        if (args.verify && !run.diagnosis) run = await diagnoseFirst(run, store, fixer, args.json === true)
         const out = args.out ? resolve(args.out) : join(store.dir, 'fixes', run.id)
-        const files = writeFixes(proposed.fixes, out)
-        const at = requestAt(run, run.diagnosis?.failingStep ?? null)
-        if (args.json) {
+        const { proposed, files, at, run: fixed } = await proposeAndSave(run, store, fixer, out)
+        if (args.json && !args.verify) {
           console.log(JSON.stringify({ ...proposed, files, step: at?.step ?? null }, null, 2))
-        } else {
-          console.log(formatFixes(run, proposed, files, at))
+        } else if (!args.json) {
+          console.log(formatFixes(fixed, proposed, files, at))
+        }
+        const cwd = args.cwd ? resolve(args.cwd) : process.cwd()
+        if (args.verify) {
+          const verified = await verifyInOrder(fixed, store, {
+            ...verifyOptionsOf(
+              {
+                ...args,
+                'base-url': args['fork-base-url'],
+                cwd,
+              },
+              store,
+            ),
+            json: args.json === true,
+          })
+          if (args.json) {
+            console.log(
+              JSON.stringify(
+                {
+                  ...proposed,
+                  files,
+                  step: at?.step ?? null,
+                  diagnosis: fixed.diagnosis,
+                  verifications: verified,
+                },
+                null,
+                2,
+              ),
+            )
+          }
+          if (!verified.some((v) => v.verification.verdict === 'VERIFIED')) {
+            if (!args.json) {
+              console.log(
+                pc.yellow(
+                  proposed.fixes.length === 0
+                    ? `no fix to verify for run ${fixed.id}`
+                    : `no fix of run ${fixed.id} was VERIFIED; see them with \`crashlab report ${fixed.id}\``,
+                ),
+              )
+            }
+            process.exitCode = 1
+          }
+          return
         }
         if (!args.try) return
         const top = proposed.fixes[0]
@@ -108,7 +167,7 @@ export const fixCommand = defineCommand({
           patch: parsePatch(top.patch, top.id),
           store,
           tags: ['fix', `fixes:${run.id}`, top.id],
-          cwd: args.cwd ? resolve(args.cwd) : process.cwd(),
+          cwd,
           sourcePath: store.get(run.id).path,
         })
         console.log(formatTry(forked, error))
@@ -120,17 +179,58 @@ export const fixCommand = defineCommand({
   },
 })
 
-function writeFixes(fixes: FixProposal[], out: string): string[] {
-  if (fixes.length === 0) return []
-  mkdirSync(out, { recursive: true })
-  return fixes.map((fix) => {
-    const file = join(out, `${fix.id}.yaml`)
-    const header = [`# ${fix.id}: ${fix.rationale}`, `# expected effect: ${fix.expectedEffect}`]
-      .map((line) => line.replace(/\s*\n\s*/g, ' '))
-      .join('\n')
-    writeFileSync(file, `${header}\n${serializePatch(parsePatch(fix.patch, fix.id), 'yaml')}`)
-    return file
-  })
+/**
+ * The first link of `fix --verify` on a run with no diagnosis: diagnosed with the model options when a
+ * diagnoser model is set (`--model`, else $CRASHLAB_DIAGNOSER_MODEL), by rules otherwise; says which.
+ */
+async function diagnoseFirst(
+  run: Run,
+  store: RunStore,
+  fixer: ProposeFixesOptions,
+  json: boolean,
+): Promise<Run> {
+  const model = fixer.model ?? process.env.CRASHLAB_DIAGNOSER_MODEL
+  if (!json) {
+    console.log(
+      model
+        ? `run ${run.id} has no diagnosis: diagnosing it with model ${model} …`
+        : `run ${run.id} has no diagnosis: diagnosing it by rules (--heuristic; no diagnoser model is set) …`,
+    )
+  }
+  const recordTo = model ? await openStore({ dir: join(store.dir, 'diagnoser') }) : undefined
+  try {
+    const diagnosis = await diagnose(run, {
+      heuristic: !model,
+      ...(model && { model, baseUrl: fixer.baseUrl, apiKey: fixer.apiKey, api: fixer.api, recordTo }),
+    })
+    const diagnosed: Run = { ...run, diagnosis }
+    store.save(diagnosed)
+    if (!json) console.log(`${formatDiagnosis(diagnosis)}\n`)
+    return diagnosed
+  } finally {
+    recordTo?.close()
+  }
+}
+
+/** Verifies the run's fixes in rank order, stopping at the first VERIFIED one. */
+async function verifyInOrder(
+  run: Run,
+  store: RunStore,
+  options: Omit<Parameters<typeof verify>[1], 'fix'> & { json: boolean },
+): Promise<Array<{ fix: string; verification: Verification }>> {
+  const { json, ...rest } = options
+  const done: Array<{ fix: string; verification: Verification }> = []
+  let current = run
+  for (const fix of [...run.fixes].sort((a, b) => a.rank - b.rank)) {
+    if (!json) console.log('')
+    const result = json
+      ? await verify(current, { ...rest, fix: fix.id, store })
+      : await runVerify(current, store, { ...rest, fix: fix.id }, false)
+    current = result.run
+    done.push({ fix: fix.id, verification: result.verification })
+    if (result.verification.verdict === 'VERIFIED') break
+  }
+  return done
 }
 
 function shown(file: string): string {

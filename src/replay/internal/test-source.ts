@@ -1,4 +1,5 @@
-import type { Run } from '../../case/schema/run.ts'
+import type { Run, Verification } from '../../case/schema/run.ts'
+import type { Patch } from '../../patches/patch-schema.ts'
 import { EXPORTED_TAG } from '../exported-tag.ts'
 
 interface SourceOptions {
@@ -6,6 +7,17 @@ interface SourceOptions {
   cassette: string
   importFrom: string
   suite: string
+  /** A verified fix: its passing patched fork, replayed with the patch re-applied, asserted passing. */
+  fix?: {
+    id: string
+    /** The fork, as its cassette holds it. */
+    run: Run
+    /** The fork's cassette, relative to the test file. */
+    cassette: string
+    patch: Patch
+    atStep: number
+    verification: Verification
+  }
 }
 
 /** The text of an exported regression test: replay the cassette, assert what the run had. */
@@ -13,8 +25,9 @@ export function exportedTestSource(run: Run, options: SourceOptions): string {
   const findings = run.findings.map(({ kind, severity, steps }) => ({ kind, severity, steps }))
   const kinds = [...new Set(run.findings.map((f) => f.kind))]
   const replays = run.entryPoint?.kind === 'module'
+  const fix = options.fix
   const lines = [
-    `// Exported by \`crashlab export-test ${run.id}\` from the run of ${run.name.replace(/\s+/g, ' ')} started ${run.startedAt}.`,
+    `// Exported by \`crashlab export-test ${run.id}${fix ? ` --fix ${fix.id}` : ''}\` from the run of ${run.name.replace(/\s+/g, ' ')} started ${run.startedAt}.`,
     '// A regression test: it loads the run from its cassette beside this file, ' +
       (replays
         ? `replays it offline through its entry point (${run.entryPoint?.kind === 'module' ? `${run.entryPoint.module}#${run.entryPoint.export}` : ''}),`
@@ -38,10 +51,39 @@ export function exportedTestSource(run: Run, options: SourceOptions): string {
       ? ['    expect(crashlabStore.get(run.id).replayOf).toBe(', `      ${str(run.id)},`, '    )']
       : []),
     '  })',
+    ...(fix ? ['', ...fixTest(run, fix)] : []),
     '})',
     '',
   ]
   return lines.join('\n')
+}
+
+/**
+ * The second test of a file exported with a fix: the fix's passing patched fork, replayed offline with
+ * the patch applied again to every model request from the fork step (the requests then match the
+ * patched ones the fork recorded), asserted passing.
+ */
+function fixTest(run: Run, fix: NonNullable<SourceOptions['fix']>): string[] {
+  const v = fix.verification
+  const control = v.control ? `, control ${v.control.passed}/${v.control.trials}` : ''
+  return [
+    `  // ${fix.id} was VERIFIED (patched ${v.patched.passed}/${v.patched.trials} passed${control}): this is`,
+    `  // its patched fork ${fix.run.id}, replayed with the fix re-applied from step ${fix.atStep}.`,
+    `  it(${str(`${run.name} run ${run.id} with ${fix.id} passes`)}, async ({ crashlabStore }) => {`,
+    `    const run = await crashlabReplay(${str(fix.cassette)}, {`,
+    '      store: crashlabStore,',
+    `      patch: ${literal(fix.patch, 6)},`,
+    `      atStep: ${fix.atStep},`,
+    '    })',
+    `    expect(run.status).toBe('ok')`,
+    `    expect(run.outcome).toBe('pass')`,
+    '    expect(run.checks.filter((c) => !c.passed)).toEqual([])',
+    `    expect(run.checks).toEqual(${literal(fix.run.checks, 4)})`,
+    '    expect(crashlabStore.get(run.id).replayOf).toBe(',
+    `      ${str(fix.run.id)},`,
+    '    )',
+    '  })',
+  ]
 }
 
 /** A JSON value as a TypeScript literal, indented to sit at `indent` spaces. */
