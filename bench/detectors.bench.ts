@@ -11,17 +11,26 @@
  * finding's step list is as long as it gets). The goal is linear growth: 10,000 steps at most 12× the
  * time of 1,000 steps (`SIZES=1000,10000,20000` adds sizes; the growth line compares the largest with
  * the smallest, against 1.2× their ratio).
+ *
+ * The growth is measured in pairs of samples (PAIRS=…, default 41): one pass over the small run and one
+ * over the large run, in alternating order, each after a young-generation collection, and the figure
+ * is the median of the pairs' ratios. The table's medians (each case's samples taken one after the
+ * other) are printed as a ratio too: there the small run is read again and again while it is still in
+ * the CPU caches, and its samples rarely meet a collection, which the large run's always do.
  */
 import { cpus } from 'node:os'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { buildRealisticRun } from '../src/case/internal/test-runs.ts'
 import type { Run } from '../src/case/schema/run.ts'
 import { createDetectors } from '../src/checks/detectors/create-detectors.ts'
 import { detectFindings } from '../src/checks/detectors/detect-findings.ts'
 import { newestFrom } from '../src/checks/detectors/internal/newest-messages.ts'
-import { measure } from './internal/measure.ts'
+import { measure, median } from './internal/measure.ts'
 
 const WARMUP = 3
 const ROUNDS = Number(process.env.ROUNDS ?? 15)
+const PAIRS = Number(process.env.PAIRS ?? 41)
 /** Run sizes; the growth line compares the largest with the smallest. */
 const SIZES = (process.env.SIZES ?? '1000,10000').split(',').map(Number)
 const SMALL = Math.min(...SIZES)
@@ -87,12 +96,18 @@ console.log(
   `  median of ${ROUNDS * 3} (${SMALL} steps) or ${ROUNDS} (larger runs) rounds after ${WARMUP} warm-up calls`,
 )
 
+// The collector, to start every sample of the growth pairs alike (`node --expose-gc` is not needed).
+setFlagsFromString('--expose-gc')
+const gc = runInNewContext('gc') as (options?: { type: 'minor' | 'major' }) => void
+
 const runs = new Map<string, Run>()
 for (const steps of SIZES) {
   const realistic = buildRealisticRun({ steps, seed: 1, words: 12 })
   runs.set(`realistic ${steps}`, realistic)
   runs.set(`stuck ${steps}`, stuck(realistic))
 }
+// What building the runs left in the young generation is not billed to the first samples.
+gc()
 
 const detectorMs = new Map<string, number>()
 const plainMs = new Map<string, number>()
@@ -137,16 +152,82 @@ const spread = measure(
 console.log(`\n${copies} separate realistic runs of ${SMALL} steps, one after the other:`)
 for (const [name, ms] of spread) console.log(`  ${name.padEnd(42)} ${ms.toFixed(2).padStart(9)} ms`)
 
+/**
+ * One pass after a young-generation collection (each sample starts with the same empty nursery): its
+ * wall time, and the CPU time of the process (user + system, the collector's helper threads included),
+ * which other jobs on a shared machine disturb much less.
+ */
+function sample(fn: (run: Run) => unknown, run: Run): { wall: number; cpu: number } {
+  gc({ type: 'minor' })
+  const cpu = process.cpuUsage()
+  const start = performance.now()
+  fn(run)
+  const wall = performance.now() - start
+  const used = process.cpuUsage(cpu)
+  return { wall, cpu: (used.user + used.system) / 1000 }
+}
+
+interface Growth {
+  small: number
+  large: number
+  ratio: number
+  cpuRatio: number
+}
+
+/**
+ * The growth from the small run to the large one: pairs of samples (small then large, then large then
+ * small, alternately), after warm-up calls; medians of each size and of the pairs' ratios.
+ */
+function pairedGrowth(fn: (run: Run) => unknown, small: Run, large: Run): Growth {
+  for (let i = 0; i < WARMUP; i++) {
+    fn(small)
+    fn(large)
+  }
+  const smalls: number[] = []
+  const larges: number[] = []
+  const ratios: number[] = []
+  const cpuRatios: number[] = []
+  for (let i = 0; i < PAIRS; i++) {
+    let x: { wall: number; cpu: number }
+    let y: { wall: number; cpu: number }
+    if (i % 2 === 0) {
+      x = sample(fn, small)
+      y = sample(fn, large)
+    } else {
+      y = sample(fn, large)
+      x = sample(fn, small)
+    }
+    smalls.push(x.wall)
+    larges.push(y.wall)
+    ratios.push(y.wall / x.wall)
+    // CPU time is counted in steps of a microsecond or so: a ratio needs a small sample of some length.
+    if (x.cpu > 0) cpuRatios.push(y.cpu / x.cpu)
+  }
+  return { small: median(smalls), large: median(larges), ratio: median(ratios), cpuRatio: median(cpuRatios) }
+}
+
 const goal = (1.2 * LARGE) / SMALL
 console.log(
-  `\ngrowth, ${LARGE} steps / ${SMALL} steps (goal for detectFindings ≤ ${goal}×; the plain pass for scale):`,
+  `\ngrowth, ${LARGE} steps / ${SMALL} steps (goal for detectFindings ≤ ${goal}×; the plain pass for scale),` +
+    ` ${PAIRS} pairs of samples, median of the ratios:`,
 )
+for (const kind of ['realistic', 'stuck']) {
+  const small = runs.get(`${kind} ${SMALL}`)!
+  const large = runs.get(`${kind} ${LARGE}`)!
+  const d = pairedGrowth((run) => detectFindings(run), small, large)
+  const p = pairedGrowth(plainPass, small, large)
+  console.log(
+    `  ${kind.padEnd(10)} detectFindings ${d.ratio.toFixed(2)}× ${d.ratio <= goal ? 'OK' : 'OVER'}` +
+      ` (${d.small.toFixed(2)} → ${d.large.toFixed(2)} ms; CPU time ${d.cpuRatio.toFixed(2)}×)` +
+      `   plain pass ${p.ratio.toFixed(2)}× (${p.small.toFixed(2)} → ${p.large.toFixed(2)} ms;` +
+      ` CPU time ${p.cpuRatio.toFixed(2)}×)`,
+  )
+}
+console.log('the same from the table (consecutive samples per case, the small run kept hot in the caches):')
 for (const kind of ['realistic', 'stuck']) {
   const r = detectorMs.get(`${kind} ${LARGE}`)! / detectorMs.get(`${kind} ${SMALL}`)!
   const p = plainMs.get(`${kind} ${LARGE}`)! / plainMs.get(`${kind} ${SMALL}`)!
-  console.log(
-    `  ${kind.padEnd(10)} detectFindings ${r.toFixed(2)}× ${r <= goal ? 'OK' : 'OVER'}   plain pass ${p.toFixed(2)}×`,
-  )
+  console.log(`  ${kind.padEnd(10)} detectFindings ${r.toFixed(2)}×   plain pass ${p.toFixed(2)}×`)
 }
 const same = detectorMs.get(`realistic ${LARGE}`)! / spread.get('detectFindings')!
 const samePlain = plainMs.get(`realistic ${LARGE}`)! / spread.get('plain pass')!

@@ -17,8 +17,12 @@ interface Streak {
   count: number
   steps: number[]
   names: string[]
+  /** `names` as the message lists them, made again only when a name is added. */
+  listed: string
   first: string
   last: string
+  /** The quotes of `first` and `last`, made again only when `last` changes. */
+  evidence: string[]
   slot?: FindingSlot
 }
 
@@ -35,16 +39,34 @@ export function toolErrorStreak(levels: { threshold: number; critical: number })
         streak = undefined
         return
       }
-      if (!streak) streak = { count: 0, steps: [], names: [], first: result.text, last: result.text }
+      if (!streak) {
+        const text = result.text
+        streak = {
+          count: 0,
+          steps: [],
+          names: [],
+          listed: '',
+          first: text,
+          last: text,
+          evidence: quotes(text, text),
+        }
+      }
       streak.count++
-      streak.last = result.text
-      if (streak.names.length < 3 && !streak.names.includes(result.call.name))
+      let evidence: string[] | undefined
+      if (result.text !== streak.last) {
+        streak.last = result.text
+        streak.evidence = quotes(streak.first, streak.last)
+        evidence = streak.evidence
+      }
+      if (streak.names.length < 3 && !streak.names.includes(result.call.name)) {
         streak.names.push(result.call.name)
+        streak.listed = `${streak.names.join(', ')}${streak.names.length === 3 ? ', ...' : ''}`
+      }
       const severity = streak.count >= levels.critical ? 'critical' : 'warn'
-      const message = `${streak.count} tool calls failed in a row (${streak.names.join(', ')}${streak.names.length === 3 ? ', ...' : ''})`
-      const evidence = quotes(streak.first, streak.last)
+      const message = `${streak.count} tool calls failed in a row (${streak.listed})`
       if (streak.slot) {
         ctx.log.addStep(streak.slot, result.step)
+        // The quotes are handed over only when they changed: the slot keeps the ones it has.
         ctx.log.escalate(streak.slot, severity, message, evidence)
         return
       }
@@ -55,7 +77,7 @@ export function toolErrorStreak(levels: { threshold: number; critical: number })
         severity,
         steps: streak.steps,
         message,
-        evidence,
+        evidence: streak.evidence,
       })
     },
   }
