@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { ulid } from 'ulid'
 import type { Plugin } from 'vite'
 // The `configureVitest` hook is declared on Vite's Plugin type by Vitest's config types.
 import type {} from 'vitest/config'
@@ -8,8 +12,12 @@ import {
   EXPORTED_TAG,
   loadConfig,
   type PriceOverride,
+  resolveStoreDir,
   validateConfig,
 } from '../src/index.ts'
+import { sessionTag } from '../src/tasks/session-tag.ts'
+import { TASK_FILE_SUFFIX, writeTaskFiles } from '../src/tasks/task-files.ts'
+import { CrashlabVerifyReporter } from '../src/tasks/verify-reporter.ts'
 import type { ProvidedCrashlabConfig } from './provided-config.ts'
 import { CrashlabReporter } from './reporter.ts'
 import { resolveMode } from './resolve-mode.ts'
@@ -62,6 +70,31 @@ export interface CrashlabPluginOptions {
    * `crashlab.config.ts` (or .mts/.js/.mjs) found from the project root, or `$CRASHLAB_CONFIG`.
    */
   config?: string | false
+  /**
+   * Diagnose, fix and verify the failed agent runs of each Vitest run, as Vitest tasks reported in its
+   * output. Each failed `agentCase` run is saved to the run store tagged `session:<id>`, and two projects
+   * run after yours: `crashlab:diagnose` (a diagnosis per failed run, and fixes when a model is
+   * configured) and `crashlab:verify` (one task per fork of the best fix's verification: `k` patched, `k`
+   * controls, past good runs). The two projects get group orders 1000 and 1001, so they run after every
+   * project below 1000; a project of group order 0 that uses the plugin is moved to 1 (Vitest would
+   * otherwise run it last on a one-worker machine). Default off.
+   */
+  tasks?: boolean | CrashlabTasksPluginOptions
+}
+
+/**
+ * Options of the plugin's `tasks`.
+ *
+ * @example
+ * crashlab({ tasks: { k: 5, slots: 4 } })
+ */
+export interface CrashlabTasksPluginOptions {
+  /** Trials per arm of each verification. Default 3. */
+  k?: number
+  /** Task files the work is dealt over (the worker pool runs them in parallel). Default 4. */
+  slots?: number
+  /** Propose fixes when a fixer model is configured. Default true. */
+  fix?: boolean
 }
 
 const SETUP_FILE = fileURLToPath(
@@ -104,7 +137,7 @@ export function crashlab(options: CrashlabPluginOptions = {}): Plugin {
         tags.push({ name: EXPORTED_TAG, description: 'regression tests written by `crashlab export-test`' })
       }
     },
-    async configureVitest({ project, vitest }) {
+    async configureVitest({ project, vitest, injectTestProjects }) {
       // Read (and validated) now, so that a bad key stops the run before any test, naming the key.
       const file = await loadConfig({ cwd: project.config.root, file: options.config })
       // `--reporter` on the command line replaces the configured list: add ours back before Vitest builds them.
@@ -123,6 +156,26 @@ export function crashlab(options: CrashlabPluginOptions = {}): Plugin {
         modeSource: resolved.source,
         intercept: options.intercept ?? true,
       }
+      if (options.tasks && !process.env.CRASHLAB_REPLAY_RUN && !sessions.has(vitest)) {
+        // One session per Vitest run, however many projects use the plugin; never in the Vitest child of
+        // a replay or a fork (which would verify its own forks).
+        const tasks = options.tasks === true ? {} : options.tasks
+        const session = await addSessionProjects(vitest, injectTestProjects, {
+          root: project.config.root,
+          config: options.config,
+          k: tasks.k ?? 3,
+          slots: tasks.slots ?? 4,
+          fix: tasks.fix ?? true,
+        })
+        sessions.set(vitest, session)
+      }
+      const session = sessions.get(vitest)
+      if (session) {
+        provided.session = session
+        // Vitest runs the files of a project with group order 0 and one worker (a 2-core machine) in a
+        // last group of their own, after every numbered group: moved to group 1, they run before the tasks.
+        if (project.config.sequence.groupOrder === 0) project.config.sequence.groupOrder = 1
+      }
       if (options.cassetteDir !== undefined) provided.cassetteDir = options.cassetteDir
       if (options.hosts !== undefined) provided.hosts = [...options.hosts]
       if (options.otherHosts !== undefined) provided.otherHosts = options.otherHosts
@@ -133,6 +186,68 @@ export function crashlab(options: CrashlabPluginOptions = {}): Plugin {
       project.provide('crashlab', provided)
     },
   }
+}
+
+const sessions = new WeakMap<object, { id: string; storeDir: string }>()
+
+/** The group order of the `crashlab:diagnose` project (`crashlab:verify` is the next one). */
+const TASKS_GROUP_ORDER = 1000
+
+/**
+ * The plugin's `tasks`: writes the session's task files to a temporary folder (removed when Vitest
+ * closes), adds the `crashlab:diagnose` and `crashlab:verify` projects after every other, and the
+ * verdict reporter.
+ */
+async function addSessionProjects(
+  vitest: Parameters<NonNullable<Plugin['configureVitest']>>[0]['vitest'],
+  injectTestProjects: Parameters<NonNullable<Plugin['configureVitest']>>[0]['injectTestProjects'],
+  options: {
+    root: string
+    config: string | false | undefined
+    k: number
+    slots: number
+    fix: boolean
+  },
+): Promise<{ id: string; storeDir: string }> {
+  const id = ulid()
+  const storeDir = await resolveStoreDir({
+    cwd: options.root,
+    ...(options.config !== undefined && { config: options.config }),
+  })
+  const dir = mkdtempSync(join(tmpdir(), 'crashlab-tasks-'))
+  vitest.onClose(() => rmSync(dir, { recursive: true, force: true }))
+  writeTaskFiles(dir, 'diagnose', 'session-tasks', 'defineDiagnoseTasks', options.slots)
+  writeTaskFiles(dir, 'verify', 'session-tasks', 'defineSessionVerifyTasks', options.slots)
+  const provide = {
+    crashlabTasks: {
+      storeDir,
+      cwd: options.root,
+      select: { tag: sessionTag(id) },
+      k: options.k,
+      slots: options.slots,
+      fix: options.fix,
+    },
+  }
+  const project = (kind: 'diagnose' | 'verify', groupOrder: number) => ({
+    extends: false as const,
+    root: options.root,
+    test: {
+      name: `crashlab:${kind}`,
+      dir,
+      include: [`${kind}-*${TASK_FILE_SUFFIX}`],
+      provide,
+      testTimeout: 10 * 60_000,
+      sequence: { groupOrder },
+    },
+  })
+  // After every project of the user's below group order TASKS_GROUP_ORDER. (Vitest keeps its groups in
+  // an array indexed by the order: a number in the millions overflows its stack.)
+  await injectTestProjects([project('diagnose', TASKS_GROUP_ORDER), project('verify', TASKS_GROUP_ORDER + 1)])
+  const reporters = vitest.config.reporters as unknown[]
+  if (!reporters.some((r) => r instanceof CrashlabVerifyReporter)) {
+    reporters.push(new CrashlabVerifyReporter({ storeDir }))
+  }
+  return { id, storeDir }
 }
 
 /**

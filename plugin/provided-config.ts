@@ -23,6 +23,8 @@ export interface ProvidedCrashlabConfig extends ProvidedSessionOptions {
   /** The plugin's own `checks` and `prices` options, layered over the config file's in each worker. */
   checks?: ChecksOptions
   prices?: Record<string, PriceOverride>
+  /** With the plugin's `tasks`: the session whose failed runs are saved to the store, tagged `session:<id>`. */
+  session?: { id: string; storeDir: string }
 }
 
 declare module 'vitest' {

@@ -24,6 +24,7 @@ import {
   loadCassette,
   loadConfig,
   mergeConfig,
+  openStore,
   parsePatch,
   type Run,
   RuntimeChecks,
@@ -34,6 +35,7 @@ import {
 } from '../src/index.ts'
 // Registers the crashlab matchers (toPassChecks, toMatchAgentCase, ...) in every worker.
 import '../matchers/index.ts'
+import { sessionTag } from '../src/tasks/session-tag.ts'
 import { cassettePathFor } from './cassette-path.ts'
 import type { ProvidedCrashlabConfig } from './provided-config.ts'
 import { loadSessionOptions } from './session-options.ts'
@@ -138,6 +140,15 @@ async function closeTest(state: TestState, task: Task): Promise<void> {
       writeCassette(state.cassettePath, run, { redactor })
       written = true
     }
+    // The plugin's `tasks`: a failed agent run goes to the store, for the session's diagnose and verify tasks.
+    if (
+      config.session &&
+      state.run &&
+      (run.outcome === 'fail' || run.status === 'error') &&
+      !replayOutputs.has(state)
+    ) {
+      await saveFailedRun(run, config.session)
+    }
     const touched = run.steps.length > 0 || state.session.errors.length > 0
     // A test that ran live (`passthrough`) is counted by the reporter when it opted out with live() or
     // called something; one that called nothing in mode `off` leaves no meta, so the reporter stays quiet.
@@ -151,6 +162,15 @@ async function closeTest(state: TestState, task: Task): Promise<void> {
           missing: state.cassetteMissing && touched,
         },
       })
+  }
+}
+
+async function saveFailedRun(run: Run, session: { id: string; storeDir: string }): Promise<void> {
+  const store = await openStore({ dir: session.storeDir })
+  try {
+    store.save(run, { tags: [sessionTag(session.id)], redactor })
+  } finally {
+    store.close()
   }
 }
 

@@ -2,7 +2,7 @@ import { test } from 'vitest'
 import type { Run } from '../case/schema/run.ts'
 import type { ForkOptions } from '../fork/fork.ts'
 import { openStore } from '../store/open-store.ts'
-import { runTrial } from '../verify/verify.ts'
+import { runTrial, type TrialSpec, type VerifyOptions, type VerifyPlan } from '../verify/verify.ts'
 import { readVerifyPlanFile, trialsOfSlot } from './verify-plan-file.ts'
 
 /**
@@ -11,8 +11,7 @@ import { readVerifyPlanFile, trialsOfSlot } from './verify-plan-file.ts'
  * (patched, control, or a past good run with the patch), stores the fork, and leaves the trial on its
  * `meta.crashlabTrial` for the reporter, which draws the verdict. Task files run in parallel over
  * Vitest's worker pool, and `--shard` spreads them over machines; the tests of one file run one after
- * another, since a fork's interceptor is process-wide. A test fails only when its fork could not run
- * at all; a fork that fails its oracles is a result, not a broken task.
+ * another, since a fork's interceptor is process-wide.
  *
  * @example
  * // a task file written by crashlab verify --vitest
@@ -34,27 +33,36 @@ export async function defineVerifyTasks(slot: number): Promise<void> {
     return run
   }
   const entryCache: NonNullable<ForkOptions['entryCache']> = new Map()
-  for (const spec of specs) {
-    test(`verify ${plan.fix.id} of ${plan.runId}: ${spec.id}`, { timeout: 10 * 60_000 }, async ({ task }) => {
-      const trial = await runTrial(load(spec.from), spec, plan, {
-        store,
-        cwd: file.cwd,
-        entryCache,
-        ...(file.baseUrl && { baseUrl: file.baseUrl }),
-        ...(file.config !== undefined && { config: file.config }),
-      })
-      task.meta.crashlabTrial = {
-        runId: plan.runId,
-        fix: plan.fix,
-        k: plan.k,
-        atStep: plan.atStep,
-        control: plan.control,
-        spec: spec.id,
-        trial,
-      }
-      if (trial.runId === null && trial.outcome === 'errored') {
-        throw new Error(`the fork could not run: ${trial.reason ?? 'no reason given'}`)
-      }
-    })
-  }
+  for (const spec of specs) trialTest(plan, spec, () => load(spec.from), { ...file, store, entryCache })
+}
+
+/**
+ * One trial as one Vitest test: forks the run, stores the fork, and leaves the trial on the test's
+ * `meta.crashlabTrial` for `CrashlabVerifyReporter`. The test fails only when the fork could not run at
+ * all; a fork that fails its oracles is a result, not a broken task.
+ *
+ * @example
+ * for (const spec of plan.trials) trialTest(plan, spec, () => store.load(spec.from), { store, cwd })
+ */
+export function trialTest(
+  plan: VerifyPlan,
+  spec: TrialSpec,
+  from: () => Run,
+  options: Pick<VerifyOptions, 'baseUrl' | 'store' | 'cwd' | 'config'> & Pick<ForkOptions, 'entryCache'>,
+): void {
+  test(`verify ${plan.fix.id} of ${plan.runId}: ${spec.id}`, { timeout: 10 * 60_000 }, async ({ task }) => {
+    const trial = await runTrial(from(), spec, plan, options)
+    task.meta.crashlabTrial = {
+      runId: plan.runId,
+      fix: plan.fix,
+      k: plan.k,
+      atStep: plan.atStep,
+      control: plan.control,
+      spec: spec.id,
+      trial,
+    }
+    if (trial.runId === null && trial.outcome === 'errored') {
+      throw new Error(`the fork could not run: ${trial.reason ?? 'no reason given'}`)
+    }
+  })
 }

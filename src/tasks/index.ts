@@ -3,12 +3,20 @@
  * with `--shard` and `--merge-reports`, over machines (docs/verify.md, "As Vitest tasks").
  */
 export { defineVerifyTasks } from './define-verify-tasks.ts'
+export { runSessionTasks, type SessionTasksOptions } from './run-session-tasks.ts'
 export {
   DEFAULT_SLOTS,
   runVerifyTasks,
   type VerifyTasksOptions,
   type VerifyTasksResult,
 } from './run-verify-tasks.ts'
+export {
+  defineDiagnoseTasks,
+  defineSessionVerifyTasks,
+  type ProvidedTasksConfig,
+  selectFailedRuns,
+  sessionTag,
+} from './session-tasks.ts'
 export {
   readVerifyPlanFile,
   type TrialMeta,

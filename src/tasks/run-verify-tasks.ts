@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join, resolve } from 'node:path'
 import type { Verification } from '../case/schema/run.ts'
 import { CrashlabError } from '../errors.ts'
 import { findVitestBin } from '../replay/internal/find-vitest-bin.ts'
 import type { VerifyPlan } from '../verify/verify.ts'
+import { TASK_FILE_SUFFIX, tasksModuleUrl, writeTaskFiles } from './task-files.ts'
 import { VERIFY_PLAN_ENV, type VerifyPlanFile } from './verify-plan-file.ts'
 
 /** Task files a verification is spread over unless told: a fixed number, so every shard sees the same files. @example DEFAULT_SLOTS === 8 */
@@ -73,9 +73,6 @@ export async function runVerifyTasks(
   const tmp = mkdtempSync(join(tmpdir(), 'crashlab-verify-'))
   try {
     const resultFile = join(tmp, 'verdicts.json')
-    const here = dirname(fileURLToPath(import.meta.url))
-    const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js'
-    const moduleUrl = (name: string) => new URL(`file://${join(here, `${name}${ext}`)}`).href
     const env: NodeJS.ProcessEnv = { ...process.env, ...options.env }
     if (plan) {
       const slots = Math.max(1, Math.min(options.slots ?? DEFAULT_SLOTS, plan.trials.length))
@@ -90,25 +87,18 @@ export async function runVerifyTasks(
       const planPath = join(tmp, 'plan.json')
       writeFileSync(planPath, JSON.stringify(file))
       env[VERIFY_PLAN_ENV] = planPath
-      for (let slot = 0; slot < slots; slot++) {
-        writeFileSync(
-          join(tmp, `verify-${String(slot + 1).padStart(2, '0')}.crashlab-verify.mjs`),
-          `// Written by crashlab verify --vitest: trials ${slot + 1}, ${slot + 1 + slots}, … of the plan in $${VERIFY_PLAN_ENV}.\n` +
-            `import { defineVerifyTasks } from ${JSON.stringify(moduleUrl('define-verify-tasks'))}\n` +
-            `await defineVerifyTasks(${slot})\n`,
-        )
-      }
+      writeTaskFiles(tmp, 'verify', 'define-verify-tasks', 'defineVerifyTasks', slots)
     }
     const configPath = join(tmp, 'vitest.crashlab-verify.config.mjs')
     writeFileSync(
       configPath,
       `// Written by crashlab verify --vitest.\n` +
-        `import { CrashlabVerifyReporter } from ${JSON.stringify(moduleUrl('verify-reporter'))}\n` +
+        `import { CrashlabVerifyReporter } from ${JSON.stringify(tasksModuleUrl('verify-reporter'))}\n` +
         'export default {\n' +
         `  root: ${JSON.stringify(resolve(options.cwd))},\n` +
         '  test: {\n' +
         `    dir: ${JSON.stringify(tmp)},\n` +
-        "    include: ['*.crashlab-verify.mjs'],\n" +
+        `    include: ['*${TASK_FILE_SUFFIX}'],\n` +
         '    exclude: [],\n' +
         `    reporters: ['default', new CrashlabVerifyReporter({ storeDir: ${JSON.stringify(resolve(options.storeDir))}, resultFile: ${JSON.stringify(resultFile)} })],\n` +
         '  },\n' +
@@ -136,7 +126,8 @@ export async function runVerifyTasks(
   }
 }
 
-function spawnVitest(
+/** Runs the project's Vitest with `args` (the bin first). */
+export function spawnVitest(
   args: string[],
   cwd: string,
   env: NodeJS.ProcessEnv,
@@ -161,7 +152,8 @@ function spawnVitest(
   })
 }
 
-function vitestBin(cwd: string): string {
+/** The project's Vitest bin, or a CrashlabError saying how to get one. */
+export function vitestBin(cwd: string): string {
   const bin = findVitestBin(cwd)
   if (bin) return bin
   throw new CrashlabError(

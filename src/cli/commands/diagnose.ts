@@ -1,12 +1,15 @@
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { defineCommand } from 'citty'
 import pc from 'picocolors'
 import type { Diagnosis } from '../../case/schema/run.ts'
 import { diagnose, diagnoserPrompt } from '../../diagnose/index.ts'
 import { renderTextReport } from '../../report/index.ts'
 import { openStore } from '../../store/index.ts'
+import type { RunStore } from '../../store/types.ts'
+import { runSessionTasks } from '../../tasks/run-session-tasks.ts'
+import { type ProvidedTasksConfig, selectFailedRuns } from '../../tasks/select-runs.ts'
 import { configRedactor } from '../internal/config-redactor.ts'
-import { usageError } from '../internal/parse-options.ts'
+import { parsePositiveInt, usageError } from '../internal/parse-options.ts'
 import { reportError } from '../internal/report-error.ts'
 import { proposeAndSave } from '../internal/save-fixes.ts'
 import { STORE_DIR_ARG, withStore } from '../internal/store-args.ts'
@@ -51,6 +54,31 @@ export const diagnoseCommand = defineCommand({
       description:
         "then propose fixes (the model options are the fixer's too; default $CRASHLAB_FIXER_MODEL) and print the report",
     },
+    vitest: {
+      type: 'boolean',
+      description:
+        'diagnose, fix (with a model) and verify as Vitest tasks; <run> may then be ids (a,b), tag:X, or `session` (the last test session)',
+    },
+    k: {
+      type: 'string',
+      description: 'with --vitest: trials per arm of each verification (default 3)',
+      valueHint: 'n',
+    },
+    slots: {
+      type: 'string',
+      description: 'with --vitest: task files per project (default 4)',
+      valueHint: 'n',
+    },
+    verify: {
+      type: 'boolean',
+      default: true,
+      description: 'with --vitest: verify the best fix (--no-verify: stop at the fixes)',
+    },
+    cwd: {
+      type: 'string',
+      description: 'with --vitest: the project the forks run in (default: here)',
+      valueHint: 'path',
+    },
     ...STORE_DIR_ARG,
     json: { type: 'boolean', description: 'print the diagnosis as JSON' },
   },
@@ -64,6 +92,10 @@ export const diagnoseCommand = defineCommand({
         throw usageError(`--api-key-env ${keyVar}: that environment variable is not set`)
       }
       await withStore(args.dir, async (store) => {
+        if (args.vitest) {
+          process.exitCode = await diagnoseWithVitest(store, args)
+          return
+        }
         const run = store.load(args.run)
         if (args['show-prompt']) {
           const { system, user } = diagnoserPrompt(run)
@@ -136,4 +168,56 @@ export function formatDiagnosis(d: Diagnosis, runId?: string): string {
     lines.push(pc.dim(`  next: npx crashlab fork ${runId} --at ${d.failingStep} --dry-run`))
   }
   return lines.join('\n')
+}
+
+/**
+ * `crashlab diagnose <ids|tag:X|session> --vitest`: the session tasks over stored runs (runSessionTasks),
+ * then one line per run: its diagnosis, its fixes and their verdicts, as stored. Returns the exit code.
+ */
+async function diagnoseWithVitest(
+  store: RunStore,
+  args: { run: string; k?: string; slots?: string; verify?: boolean; cwd?: string; fix?: boolean },
+): Promise<number> {
+  const select = selectionOf(store, args.run)
+  const cwd = args.cwd ? resolve(args.cwd) : process.cwd()
+  const { code } = await runSessionTasks(select, {
+    storeDir: store.dir,
+    cwd,
+    k: parsePositiveInt(args.k, '-k', 3),
+    slots: parsePositiveInt(args.slots, '--slots', 4),
+    verify: args.verify !== false,
+  })
+  const runs = selectFailedRuns(store, select)
+  if (runs.length === 0) console.log(pc.yellow(`no failed run in ${args.run}: nothing was diagnosed`))
+  for (const run of runs) {
+    const d = run.diagnosis
+    const fixes = run.fixes.map((f) => `${f.id} ${f.verification?.verdict ?? 'not verified'}`).join(', ')
+    console.log(
+      `${run.id} ${run.name}: ${d ? `${d.label}${d.failingStep === null ? '' : ` at step ${d.failingStep}`}` : 'not diagnosed'}` +
+        ` · ${fixes || 'no fix'}`,
+    )
+  }
+  return code
+}
+
+/** `<run>` with --vitest: `session` (the newest session tag), `tag:X`, or ids and prefixes (`a,b`). */
+function selectionOf(store: RunStore, ref: string): ProvidedTasksConfig['select'] {
+  if (ref === 'session') {
+    const tag = store
+      .list({})
+      .flatMap((s) => s.tags.filter((t) => t.startsWith('session:')))
+      .sort()
+      .at(-1)
+    if (!tag) {
+      throw usageError(
+        "no test session in the store: turn on the plugin's `tasks` option (crashlab({ tasks: true })) and run the tests, or name runs (ids or tag:X)",
+      )
+    }
+    return { tag }
+  }
+  if (ref.startsWith('tag:')) {
+    if (ref.length === 4) throw usageError('tag: needs a tag, as in tag:nightly')
+    return { tag: ref.slice(4) }
+  }
+  return { ids: ref.split(',').map((r) => store.load(r.trim()).id) }
 }

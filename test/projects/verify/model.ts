@@ -23,3 +23,27 @@ export function supportModel(obey: number, options: { rateLimited?: boolean } = 
     return { text: 'Your order has shipped.' }
   }
 }
+
+/** The fix the scripted fixer proposes: the rule, appended to the system prompt. */
+export const RULE_FIX = { kind: 'system_prompt', op: 'append', text: RULE } as const
+
+/**
+ * supportModel(obey), and the fixer model too: a request whose system prompt starts as the fixer's does
+ * gets RULE_FIX as its one proposal.
+ */
+export function supportAndFixerModel(obey: number) {
+  const agent = supportModel(obey)
+  return (request: NormalizedRequest, ctx: PolicyContext): ScriptedTurn => {
+    const system = request.system.map((p) => (p.type === 'text' ? p.text : '')).join('\n')
+    if (system.startsWith('You fix failed runs')) {
+      return {
+        text: JSON.stringify({
+          fixes: [
+            { patch: RULE_FIX, rationale: 'Ask for the id.', expected_effect: 'The answer names the order.' },
+          ],
+        }),
+      }
+    }
+    return agent(request, ctx)
+  }
+}

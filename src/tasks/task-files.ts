@@ -1,0 +1,46 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/** How the task files crashlab writes are named: Vitest projects include `*` + this. @example TASK_FILE_SUFFIX === '.crashlab-task.mjs' */
+export const TASK_FILE_SUFFIX = '.crashlab-task.mjs'
+
+/**
+ * The URL of one of the modules of this folder, as the running copy of crashlab has it (`.ts` from the
+ * sources, `.js` from the package), for the task files to import.
+ */
+export function tasksModuleUrl(name: string): string {
+  const here = dirname(fileURLToPath(import.meta.url))
+  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js'
+  return new URL(`file://${join(here, `${name}${ext}`)}`).href
+}
+
+/**
+ * Writes `slots` task files named `<kind>-01.crashlab-task.mjs`, … into `dir`, each calling `fn(slot)`
+ * of the module `module` of this folder; returns their paths. The files are the same on every machine
+ * for the same `slots`, which is what `--shard` needs.
+ *
+ * @example
+ * writeTaskFiles('/tmp/x', 'diagnose', 'session-tasks', 'defineDiagnoseTasks', 4)
+ */
+export function writeTaskFiles(
+  dir: string,
+  kind: string,
+  module: string,
+  fn: string,
+  slots: number,
+): string[] {
+  mkdirSync(dir, { recursive: true })
+  const files: string[] = []
+  for (let slot = 0; slot < slots; slot++) {
+    const file = join(dir, `${kind}-${String(slot + 1).padStart(2, '0')}${TASK_FILE_SUFFIX}`)
+    writeFileSync(
+      file,
+      `// Written by crashlab: ${kind} tasks, share ${slot + 1} of ${slots}.\n` +
+        `import { ${fn} } from ${JSON.stringify(tasksModuleUrl(module))}\n` +
+        `await ${fn}(${slot})\n`,
+    )
+    files.push(file)
+  }
+  return files
+}
