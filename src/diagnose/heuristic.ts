@@ -5,6 +5,36 @@ import { type EvidenceQuote, verifyEvidence } from './verify-evidence.ts'
 
 const RANK = { info: 0, warn: 1, error: 2, critical: 3 } as const
 
+/** A model call the provider failed: a 429 or worse, or no response at all. */
+function isProviderError(step: Run['steps'][number] | undefined): boolean {
+  return (
+    step?.type === 'llm' &&
+    ((step.response !== null && step.response.wire.status >= 429) ||
+      (step.error !== null && step.response === null))
+  )
+}
+
+/** Repeated requests each sent after the provider failed the one before: all but the last failed. */
+function isRetryLoop(run: Run, steps: readonly number[]): boolean {
+  return steps.length > 1 && steps.slice(0, -1).every((i) => isProviderError(run.steps[i]))
+}
+
+/** EXTERNAL_FAILURE at a failed model call, quoting its status line. */
+function externalFailure(
+  run: Run,
+  index: number,
+): Pick<Diagnosis, 'label' | 'failingStep' | 'rootCause' | 'evidence'> {
+  const text = stepText(run.steps[index] as Run['steps'][number])
+  const line =
+    text.split('\n').find((l) => l.startsWith('→ HTTP') || l.startsWith('error ')) ?? text.slice(0, 80)
+  return {
+    label: 'EXTERNAL_FAILURE',
+    failingStep: index,
+    rootCause: `The model provider failed at step ${index} (${line.replace(/^→ /, '')}).`,
+    evidence: verifyEvidence(run, [{ step: index, quote: line }]),
+  }
+}
+
 /** Which label a finding kind points to, strongest first. */
 const BY_FINDING: ReadonlyArray<[string, FailureLabel]> = [
   ['bad_tool_args', 'BAD_TOOL_ARGUMENTS'],
@@ -16,7 +46,8 @@ const BY_FINDING: ReadonlyArray<[string, FailureLabel]> = [
 /**
  * A diagnosis with no model: rules over the run's findings, checks and errors. The failing step and the
  * evidence come from the strongest finding (bad tool arguments, repetition, an error streak, a
- * suspicious result), else from a provider error (`EXTERNAL_FAILURE`), else from a failed check (the
+ * suspicious result; a repetition of model calls the provider failed, a retry loop, is the provider's
+ * `EXTERNAL_FAILURE`), else from a provider error (`EXTERNAL_FAILURE`), else from a failed check (the
  * last side-effect tool call, or the last tool call: `TASK_SPEC_VIOLATION`). A run with nothing wrong is
  * `NO_FAILURE`; anything else `UNKNOWN`. Every quote is a verbatim piece of the step it cites.
  *
@@ -29,25 +60,22 @@ export function heuristicDiagnosis(run: Run, now: Date = new Date()): Diagnosis 
   for (const [kind, label] of BY_FINDING) {
     const finding = strongest(serious.filter((f) => f.kind === kind))
     if (!finding) continue
+    // The same request sent again because the provider kept failing it (the last one may have got
+    // through): the failure is the provider's, the repetition only its echo, a retry loop.
+    if (kind === 'step_repetition' && isRetryLoop(run, finding.steps)) {
+      const external = externalFailure(run, finding.steps[0] as number)
+      return {
+        ...base,
+        ...external,
+        rootCause: `${external.rootCause.slice(0, -1)}, and the same request was sent again ${finding.steps.length - 1} time${finding.steps.length === 2 ? '' : 's'}.`,
+      }
+    }
     const step = finding.steps[0] ?? null
     const evidence = verifyEvidence(run, quotesOf(run, finding))
     return { ...base, label, failingStep: step, rootCause: sentence(finding.message), evidence }
   }
-  const external = run.steps.find(
-    (s) => s.type === 'llm' && ((s.response && s.response.wire.status >= 429) || (s.error && !s.response)),
-  )
-  if (external) {
-    const text = stepText(external)
-    const line =
-      text.split('\n').find((l) => l.startsWith('→ HTTP') || l.startsWith('error ')) ?? text.slice(0, 80)
-    return {
-      ...base,
-      label: 'EXTERNAL_FAILURE',
-      failingStep: external.index,
-      rootCause: `The model provider failed at step ${external.index} (${line.replace(/^→ /, '')}).`,
-      evidence: verifyEvidence(run, [{ step: external.index, quote: line }]),
-    }
-  }
+  const external = run.steps.find(isProviderError)
+  if (external) return { ...base, ...externalFailure(run, external.index) }
   const failed = run.checks.filter((c) => !c.passed)
   if (failed.length > 0) {
     const tools = run.steps.filter((s) => s.type === 'tool')
