@@ -8,10 +8,13 @@ export type { ToolCall } from './internal/collect-tool-calls.ts'
  * Options of `RunView.toolCalls`.
  *
  * @example
- * run.toolCalls('issue_refund', { okOnly: true }) // refunds that went through
+ * run.toolCalls('issue_refund', { okOnly: true }) // refunds that went through (or a fork refused)
  */
 export interface ToolCallsOptions {
-  /** Leave out calls that failed or were blocked (a policy check about what really happened). */
+  /**
+   * Leave out calls that failed. Blocked calls (a side-effect tool a fork refused to run) are kept: the
+   * agent made them, so an oracle judges a fork by what the agent tried, as it would the live run.
+   */
   okOnly?: boolean
 }
 
@@ -64,7 +67,7 @@ export function viewRun(run: Run): RunView {
     },
     toolCalls(name?: string, options: ToolCallsOptions = {}): ToolCall[] {
       return allToolCalls().filter(
-        (c) => (name === undefined || c.name === name) && !(options.okOnly && c.isError),
+        (c) => (name === undefined || c.name === name) && !(options.okOnly && c.isError && !c.blocked),
       )
     },
     get finalMessage() {
