@@ -32,6 +32,18 @@ export function runInSession<T>(session: Session, fn: () => T): T {
  * @example
  * currentSession()?.mode // 'replay' inside a replayed test, undefined in production code
  */
+/**
+ * Runs `fn` outside any Session: what it starts sees none. `sessionFetch` sends its upstream calls so,
+ * since the exchange is already being recorded or replayed: an MSW interceptor on the same host would
+ * otherwise take the call for a new one and record it a second time.
+ *
+ * @example
+ * outsideSession(() => fetch(url)) // not recorded, whatever intercepts it
+ */
+export function outsideSession<T>(fn: () => T): T {
+  return storage.exit(fn)
+}
+
 export function currentSession(): Session | undefined {
   return storage.getStore()
 }

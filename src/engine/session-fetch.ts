@@ -1,4 +1,4 @@
-import { currentSession } from './context.ts'
+import { currentSession, outsideSession } from './context.ts'
 import { handleExchange } from './handle-exchange.ts'
 import { exchangeRequestOf } from './internal/plain-request.ts'
 
@@ -40,8 +40,10 @@ export function sessionFetch(original: typeof fetch = globalThis.fetch): Session
       const request = exchangeRequestOf(input, init, { followSignal })
       // The request itself going upstream (not a copy made from what was read) is the call as it was
       // made: sent with the caller's own arguments, since the request read may not carry the body itself.
+      // Upstream outside the Session: the exchange is this one, and an interceptor on the same host must
+      // not take the call for a new one and record it again.
       return handleExchange(session, request, (req) =>
-        req === request ? original(input, init) : original(req, extra),
+        outsideSession(() => (req === request ? original(input, init) : original(req, extra))),
       )
     } catch (error) {
       return Promise.reject(error)

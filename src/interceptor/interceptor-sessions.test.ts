@@ -8,6 +8,7 @@ import { runInSession } from '../engine/context.ts'
 import { DivergenceError } from '../engine/divergence-error.ts'
 import { recordRun, replayRun } from '../engine/internal/test-record-replay.ts'
 import { Session } from '../engine/session.ts'
+import { wrap } from '../engine/wrap.ts'
 import { isCrashlabError } from '../errors.ts'
 import { startTestProvider, type TestProvider } from './internal/test-provider.ts'
 import { startInterceptor } from './start-interceptor.ts'
@@ -58,6 +59,16 @@ const ask = (openai: OpenAI, question: string) =>
     .then((r) => r.choices[0]?.message.content)
 
 describe('sessions through the interceptor', () => {
+  it('a wrapped client on an intercepted host is recorded once, not once by wrap and again by the interceptor', async () => {
+    const before = p.provider.requests.length
+    const { run } = await recordRun(() => ask(wrap(client()), 'Once?'))
+    expect(p.provider.requests.length - before).toBe(1)
+    expect(run.steps.map((s) => s.type)).toEqual(['llm'])
+    const { session } = await replayRun(run, () => ask(wrap(client()), 'Once?'))
+    expect(session.run.steps).toHaveLength(1)
+    expect(p.provider.requests.length - before).toBe(1)
+  })
+
   it('outside any Session a request to an intercepted host passes through untouched', async () => {
     p.script([{ text: 'live answer' }])
     expect(await ask(client(), 'hello')).toBe('live answer')
