@@ -59,8 +59,9 @@ describe('crashlab bench, with no model', () => {
     expect(r.stdout).toMatch(new RegExp(`heuristic +demo agents +all +${WILSON.source}`))
     expect(r.stdout).toContain('LLM: not configured')
     expect(r.stdout).toContain('fixes: LLM not configured')
-    // Progress goes to stderr, one line per episode.
-    expect(r.stderr.match(/^\[\d+\/15\]/gm)).toHaveLength(15)
+    // Progress goes to stderr, one line per episode (dimmed where colours are on, as under CI).
+    const progress = r.stderr.replace(/\u001b\[[0-9;]*m/g, '')
+    expect(progress.match(/^\[\d+\/15\]/gm)).toHaveLength(15)
   })
 
   it('--json: every cell with its counts and interval, no LLM, no fixes', async () => {
