@@ -55,7 +55,7 @@ export interface VerifyTasksResult {
 }
 
 /**
- * Runs a verification as Vitest tasks: writes the plan, the task files (trial i in file i mod slots) and
+ * Runs a verification as Vitest tasks: writes the plan, the task files (trials dealt by `slotOf`) and
  * a Vitest config with `CrashlabVerifyReporter` to a temporary folder, and runs the project's Vitest on
  * them. Every fork is its own test; the files run in parallel over the worker pool, `--shard` spreads
  * them over machines, and `--merge-reports` over the shards' blob reports draws the same verdicts as one

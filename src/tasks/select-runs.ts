@@ -17,7 +17,7 @@ export interface ProvidedTasksConfig {
   select: { tag: string } | { ids: string[] }
   /** Trials per arm of each verification. */
   k: number
-  /** How many task files share the work (run or trial i goes to file i mod slots). */
+  /** How many task files share the work (run i goes to file i mod slots; trials are dealt by `slotOf`). */
   slots: number
   /** Propose fixes when a model is configured (`CRASHLAB_FIXER_MODEL` or `CRASHLAB_DIAGNOSER_MODEL`). Default true. */
   fix?: boolean

@@ -9,6 +9,7 @@ import { openStore } from '../store/open-store.ts'
 import { planVerification } from '../verify/verify.ts'
 import { trialTest } from './define-verify-tasks.ts'
 import { type ProvidedTasksConfig, selectFailedRuns } from './select-runs.ts'
+import { slotOf } from './task-files.ts'
 
 export { type ProvidedTasksConfig, selectFailedRuns } from './select-runs.ts'
 export { sessionTag } from './session-tag.ts'
@@ -84,7 +85,7 @@ export async function defineSessionVerifyTasks(slot: number): Promise<void> {
     return [planVerification(run, { fix: fix.id, k: config.k, store })]
   })
   const all = plans.flatMap((plan) => plan.trials.map((spec) => ({ plan, spec })))
-  const mine = all.filter((_, i) => i % config.slots === slot)
+  const mine = all.filter((_, i) => slotOf(i, config.slots) === slot)
   const entryCache: NonNullable<ForkOptions['entryCache']> = new Map()
   for (const { plan, spec } of mine) {
     trialTest(plan, spec, () => store.load(spec.from), { store, cwd: config.cwd, entryCache })

@@ -44,3 +44,16 @@ export function writeTaskFiles(
   }
   return files
 }
+
+/**
+ * The task file a trial goes to. Trials come in pairs (patched-n, control-n): the patched one of pair p
+ * goes to file p, its control half the files further on, so every file with two trials or more gets both
+ * arms (plain `i mod slots` with an even number of files would give all the patched trials to the even
+ * files and all the controls to the odd ones).
+ *
+ * @example
+ * [0, 1, 2, 3].map((i) => slotOf(i, 2)) // [0, 1, 1, 0]
+ */
+export function slotOf(index: number, slots: number): number {
+  return (Math.floor(index / 2) + (index % 2) * Math.ceil(slots / 2)) % slots
+}

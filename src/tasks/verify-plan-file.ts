@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import type { FixProposal, Trial } from '../case/schema/run.ts'
 import { CrashlabError } from '../errors.ts'
 import type { TrialSpec, VerifyPlan } from '../verify/verify.ts'
+import { slotOf } from './task-files.ts'
 
 /**
  * The environment variable naming the plan file the verify task files read.
@@ -24,7 +25,7 @@ export interface VerifyPlanFile {
   baseUrl?: string
   config?: string | false
   plan: VerifyPlan
-  /** How many task files share the trials (trial i goes to file i mod slots). */
+  /** How many task files share the trials (dealt by `slotOf`). */
   slots: number
 }
 
@@ -73,8 +74,8 @@ export function readVerifyPlanFile(path: string | undefined = process.env[VERIFY
  * The trials of one task file.
  *
  * @example
- * trialsOfSlot(plan, 0, 4) // trials 0, 4, 8, …
+ * trialsOfSlot(plan, 0, 4) // trials 0, 5, 8, 13, … (see slotOf)
  */
 export function trialsOfSlot(plan: VerifyPlan, slot: number, slots: number): TrialSpec[] {
-  return plan.trials.filter((_, i) => i % slots === slot)
+  return plan.trials.filter((_, i) => slotOf(i, slots) === slot)
 }
