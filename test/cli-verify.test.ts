@@ -154,7 +154,7 @@ describe('crashlab verify', () => {
       '1',
     )
     expect(paced.code).toBe(1)
-    expect(paced.stderr).toContain('--max-cost and --pace pace the forks of one process')
+    expect(paced.stderr).toContain('--max-cost, --pace and --concurrency pace the forks of one process')
     const shard = runBinSync(
       project,
       env(),

@@ -211,3 +211,50 @@ describe('verify: the other verdicts', () => {
     })
   })
 })
+
+describe('verify: concurrency', () => {
+  it('overlaps the forks of the run up to `concurrency`, with the verdict and the trial order of a sequential run', async () => {
+    const diagnosed: Run = {
+      ...failing,
+      diagnosis: {
+        label: 'TASK_SPEC_VIOLATION',
+        failingStep: 2,
+        rootCause: 'The answer does not name the order.',
+        evidence: [],
+        by: 'heuristic',
+        createdAt: new Date().toISOString(),
+      },
+    }
+    // Every answer takes 300 ms: one after the other, no request can arrive within 300 ms of the last.
+    const arrivals: number[] = []
+    const model = supportModel(1)
+    const provider = await startScriptedProvider({
+      latencyMs: 300,
+      policy: (request, ctx) => {
+        arrivals.push(Date.now())
+        return model(request, ctx)
+      },
+    })
+    try {
+      const options = { fix: FIX, k: 4, regress: 'none' as const, baseUrl: provider.url, cwd: project }
+      const { verification } = await verify(diagnosed, { ...options, concurrency: 4 })
+      expect(verification.patched).toMatchObject({ trials: 4, passed: 4 })
+      expect(verification.control).toMatchObject({ trials: 4, passed: 0, failed: 4 })
+      expect(verification.verdict).toBe('VERIFIED')
+      expect(verification.trials.map((t) => t.arm)).toEqual([
+        'patched',
+        'control',
+        'patched',
+        'control',
+        'patched',
+        'control',
+        'patched',
+        'control',
+      ])
+      const gaps = arrivals.slice(1).map((t, i) => t - (arrivals[i] as number))
+      expect(Math.min(...gaps)).toBeLessThan(300)
+    } finally {
+      await provider.close()
+    }
+  })
+})

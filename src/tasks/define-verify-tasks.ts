@@ -10,8 +10,8 @@ import { readVerifyPlanFile, trialsOfSlot } from './verify-plan-file.ts'
  * `crashlab verify --vitest` planned (the plan file in `CRASHLAB_VERIFY_PLAN`): each test forks the run
  * (patched, control, or a past good run with the patch), stores the fork, and leaves the trial on its
  * `meta.crashlabTrial` for the reporter, which draws the verdict. Task files run in parallel over
- * Vitest's worker pool, and `--shard` spreads them over machines; the tests of one file run one after
- * another, since a fork's interceptor is process-wide.
+ * Vitest's worker pool, and `--shard` spreads them over machines; within a file the forks of the run
+ * are concurrent tests, and a past good run (which may call other hosts) runs alone.
  *
  * @example
  * // a task file written by crashlab verify --vitest
@@ -50,19 +50,26 @@ export function trialTest(
   from: () => Run,
   options: Pick<VerifyOptions, 'baseUrl' | 'store' | 'cwd' | 'config'> & Pick<ForkOptions, 'entryCache'>,
 ): void {
-  test(`verify ${plan.fix.id} of ${plan.runId}: ${spec.id}`, { timeout: 10 * 60_000 }, async ({ task }) => {
-    const trial = await runTrial(from(), spec, plan, options)
-    task.meta.crashlabTrial = {
-      runId: plan.runId,
-      fix: plan.fix,
-      k: plan.k,
-      atStep: plan.atStep,
-      control: plan.control,
-      spec: spec.id,
-      trial,
-    }
-    if (trial.runId === null && trial.outcome === 'errored') {
-      throw new Error(`the fork could not run: ${trial.reason ?? 'no reason given'}`)
-    }
-  })
+  // The forks of the verified run overlap within a file (each has its own Session; they share one
+  // interceptor, having the same hosts); a past good run, which may call other hosts, runs alone.
+  const declare = spec.arm === 'regress' ? test : test.concurrent
+  declare(
+    `verify ${plan.fix.id} of ${plan.runId}: ${spec.id}`,
+    { timeout: 10 * 60_000 },
+    async ({ task }) => {
+      const trial = await runTrial(from(), spec, plan, options)
+      task.meta.crashlabTrial = {
+        runId: plan.runId,
+        fix: plan.fix,
+        k: plan.k,
+        atStep: plan.atStep,
+        control: plan.control,
+        spec: spec.id,
+        trial,
+      }
+      if (trial.runId === null && trial.outcome === 'errored') {
+        throw new Error(`the fork could not run: ${trial.reason ?? 'no reason given'}`)
+      }
+    },
+  )
 }

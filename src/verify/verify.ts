@@ -43,8 +43,13 @@ export interface VerifyOptions {
   atStep?: number
   /** Stop starting forks once their cost reaches this many USD. Default: no limit. */
   maxCostUsd?: number
-  /** Milliseconds to wait between forks (a provider's rate limit). Default 0. */
+  /** Milliseconds to wait between fork starts (a provider's rate limit). Default 0. */
   paceMs?: number
+  /**
+   * How many forks of the verified run may run at once, in this process (each in its own Session,
+   * sharing one interceptor). Past good runs always run one at a time, after them. Default 1.
+   */
+  concurrency?: number
   /** Sends the forks' live model calls to this origin (see `fork`). */
   baseUrl?: string
   /** Saves every fork (tagged `verify`, `verify:<run id>`, the fix id and the arm) and the verification with the run. */
@@ -141,20 +146,46 @@ export async function verify(run: Run, options: VerifyOptions): Promise<VerifyRe
   }
   // The entry module is loaded once for all the forks (`entryCache`), not once per fork.
   const entryCache: NonNullable<ForkOptions['entryCache']> = new Map()
-  const trials: Trial[] = []
+  // By the plan's index: overlapping forks finish in any order, the verification lists them in the plan's.
+  const results: Array<Trial | undefined> = []
+  const index = new Map(plan.trials.map((t, i) => [t, i]))
   let costUsd = 0
   let stopped: Verification['stopped'] = null
-  for (const [i, spec] of plan.trials.entries()) {
+  let done = 0
+  const runOne = async (spec: TrialSpec): Promise<void> => {
+    const trial = await runTrial(runs.get(spec.from) as Run, spec, plan, { ...options, entryCache })
+    results[index.get(spec) as number] = trial
+    costUsd += trial.costUsd ?? 0
+    options.onProgress?.({ done: ++done, total: plan.trials.length, trial, costUsd })
+  }
+  // The forks of the verified run (patched and control) may overlap, up to `concurrency`: they share one
+  // interceptor (same hosts) and each has its own Session. Past good runs, which may call other hosts,
+  // run one at a time after them.
+  const queue = plan.trials.filter((t) => t.arm !== 'regress')
+  const regress = plan.trials.filter((t) => t.arm === 'regress')
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1))
+  // Fork starts are spaced by `paceMs` across every lane.
+  let nextStart = 0
+  const next = async (from: TrialSpec[]): Promise<TrialSpec | undefined> => {
+    if (stopped || from.length === 0) return undefined
     if (options.maxCostUsd !== undefined && costUsd >= options.maxCostUsd) {
       stopped = 'max-cost'
-      break
+      return undefined
     }
-    if (i > 0 && options.paceMs) await new Promise((resolve) => setTimeout(resolve, options.paceMs))
-    const trial = await runTrial(runs.get(spec.from) as Run, spec, plan, { ...options, entryCache })
-    trials.push(trial)
-    costUsd += trial.costUsd ?? 0
-    options.onProgress?.({ done: i + 1, total: plan.trials.length, trial, costUsd })
+    const spec = from.shift()
+    if (options.paceMs) {
+      const wait = nextStart - Date.now()
+      nextStart = Math.max(Date.now(), nextStart) + options.paceMs
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
+    }
+    return spec
   }
+  const lane = async (from: TrialSpec[]): Promise<void> => {
+    for (let spec = await next(from); spec; spec = await next(from)) await runOne(spec)
+  }
+  await Promise.all(Array.from({ length: concurrency }, () => lane(queue)))
+  await lane(regress)
+  const trials = results.filter((t): t is Trial => t !== undefined)
   const verification = summarizeVerification(plan, trials, { costUsd, stopped })
   const fix: FixProposal = { ...plan.fix, verification }
   const others = run.fixes.filter((f) => f.id !== fix.id)

@@ -34,7 +34,12 @@ export const VERIFY_ARGS = {
     default: true,
     description: 'run k unpatched controls too (--no-control: none)',
   },
-  pace: { type: 'string', description: 'seconds to wait between forks (rate limits)', valueHint: 's' },
+  pace: { type: 'string', description: 'seconds between fork starts (rate limits)', valueHint: 's' },
+  concurrency: {
+    type: 'string',
+    description: 'forks of the run at once, in this process (default 1; past good runs one at a time)',
+    valueHint: 'n',
+  },
   'max-cost': {
     type: 'string',
     description: 'stop starting forks once they cost this much',
@@ -137,6 +142,7 @@ export function verifyOptionsOf(
     control?: boolean
     pace?: string
     'max-cost'?: string
+    concurrency?: string
     'base-url'?: string
     at?: string
     cwd?: string
@@ -154,6 +160,9 @@ export function verifyOptionsOf(
   const maxCostUsd = parseUsd(args['max-cost'], '--max-cost')
   return {
     k: parsePositiveInt(args.k, '-k', DEFAULT_K),
+    ...(args.concurrency !== undefined && {
+      concurrency: parsePositiveInt(args.concurrency, '--concurrency', 1),
+    }),
     regress: regressOf(args.regress),
     control: args.control !== false,
     ...(pace !== undefined && { paceMs: pace * 1000 }),
@@ -207,9 +216,9 @@ async function verifyWithVitest(
   },
 ): Promise<number> {
   const merge = args['merge-reports']
-  if (options.maxCostUsd !== undefined || options.paceMs !== undefined) {
+  if (options.maxCostUsd !== undefined || options.paceMs !== undefined || options.concurrency !== undefined) {
     throw usageError(
-      '--max-cost and --pace pace the forks of one process; with --vitest the worker pool runs them: drop them, or run without --vitest',
+      '--max-cost, --pace and --concurrency pace the forks of one process; with --vitest the worker pool runs them: drop them, or run without --vitest',
     )
   }
   if (args.shard !== undefined && !/^\d+\/\d+$/.test(args.shard)) {
