@@ -4,7 +4,10 @@ import { registeredOracles } from '../checks/oracles/internal/oracle-registry.ts
 import { RuntimeChecks } from '../checks/runtime/runtime-checks.ts'
 import { loadConfig } from '../config/load-config.ts'
 import { mergeConfig } from '../config/merge-config.ts'
+import type { RequestDecision, SessionHooks } from '../engine/types.ts'
 import { CrashlabError } from '../errors.ts'
+import { applyPatch } from '../patches/apply-patch.ts'
+import type { Patch } from '../patches/patch-schema.ts'
 import { createRedactor } from '../redact/create-redactor.ts'
 import type { RunStore, StoredRunSummary } from '../store/types.ts'
 import { replayModule, storedChecks } from './internal/replay-module.ts'
@@ -39,6 +42,11 @@ export interface ReplayRunOptions {
   onOutput?: (chunk: string) => void
   /** For a `test` entry point: the environment of the Vitest child. Default `process.env`. */
   env?: NodeJS.ProcessEnv
+  /**
+   * Replays a patched fork: `patch` is applied to every model request from `atStep` on, before it is
+   * matched, as `fork` applied it when it went live. A `module` entry point only (`E_REPLAY_ENTRY`).
+   */
+  reapply?: { patch: Patch; atStep: number }
 }
 
 /**
@@ -82,6 +90,15 @@ export async function replayRun(source: Run, options: ReplayRunOptions = {}): Pr
   if (!entry) throw noEntryPointError(source)
   const cwd = options.cwd ?? process.cwd()
   let replayed: { run: Run; error?: unknown }
+  if (entry.kind === 'test' && options.reapply) {
+    throw new CrashlabError(
+      'E_REPLAY_ENTRY',
+      `run ${source.id} (${source.name}) was started by the test ${entry.test}: only a run with a module entry ` +
+        'point can be replayed with a patch re-applied. Record the agent with `record(name, fn, { entryPoint: ' +
+        "{ kind: 'module', … } })` to export its fixes.",
+      { subject: source.id },
+    )
+  }
   if (entry.kind === 'test') {
     replayed = await replayTest(source, entry, { ...options, cwd })
   } else {
@@ -90,7 +107,8 @@ export async function replayRun(source: Run, options: ReplayRunOptions = {}): Pr
     const layered = mergeConfig(config, { checks: storedChecks(source) })
     const checks = new RuntimeChecks({ checks: layered.checks, prices: layered.prices })
     const redactor = config.redaction ? createRedactor(config.redaction) : undefined
-    const done = await replayModule(source, entry, { ...options, cwd, checks, redactor })
+    const onRequest = options.reapply && reapplyFrom(options.reapply.patch, options.reapply.atStep)
+    const done = await replayModule(source, entry, { ...options, cwd, checks, redactor, onRequest })
     replayed = { run: await grade(checks.finalize(done.run), source, done.error), error: done.error }
   }
   const run = { ...replayed.run, links: { ...replayed.run.links, replayOf: source.id } }
@@ -124,4 +142,17 @@ export function noEntryPointError(run: Run): CrashlabError {
 async function grade(run: Run, source: Run, error: unknown): Promise<Run> {
   if (registeredOracles(source.name).length > 0) return (await applyOracles(run, { agent: source.name })).run
   return error === undefined ? { ...run, checks: source.checks, outcome: source.outcome } : run
+}
+
+/** The replay's `onRequest` hook: each model request from `atStep` on is patched before it is matched. */
+function reapplyFrom(patch: Patch, atStep: number): NonNullable<SessionHooks['onRequest']> {
+  if (!Number.isInteger(atStep) || atStep < 0) {
+    throw new CrashlabError('E_REPLAY_ENTRY', `atStep must be a step number ≥ 0; got ${atStep}`)
+  }
+  return (ctx): RequestDecision | undefined => {
+    if (ctx.kind !== 'llm' || !ctx.normalized) return undefined
+    const step = ctx.session.run.steps.length
+    if (step < atStep) return undefined
+    return { rewrite: applyPatch(patch, ctx.normalized, { step }).request }
+  }
 }

@@ -4,6 +4,7 @@ import type { ChecksOptions } from '../../checks/detectors/options.ts'
 import type { RuntimeChecks } from '../../checks/runtime/runtime-checks.ts'
 import { runInSession } from '../../engine/context.ts'
 import { Session } from '../../engine/session.ts'
+import type { SessionHooks } from '../../engine/types.ts'
 import { CrashlabError, isCrashlabError } from '../../errors.ts'
 import { startInterceptor } from '../../interceptor/start-interceptor.ts'
 import type { Interceptor } from '../../interceptor/types.ts'
@@ -20,6 +21,8 @@ interface ModuleReplayOptions {
   allowUnused?: boolean
   intercept?: boolean
   sourcePath?: string
+  /** Rewrites model requests before they are matched (a patch re-applied to a patched fork). */
+  onRequest?: SessionHooks['onRequest']
 }
 
 /**
@@ -42,7 +45,9 @@ export async function replayModule(
       cassettePath: options.sourcePath,
       allowUnused: options.allowUnused,
       redactor: options.redactor,
-      hooks: options.checks.hooks,
+      hooks: options.onRequest
+        ? { ...options.checks.hooks, onRequest: options.onRequest }
+        : options.checks.hooks,
       // A replay keeps quiet about what it cannot throw: the caller gets the first error.
       onWarning: () => {},
     })
