@@ -1,3 +1,4 @@
+import { providerFailure } from '../case/provider-failure.ts'
 import type { Diagnosis, FailureLabel, Run } from '../case/schema/run.ts'
 import type { Finding } from '../case/schema/step.ts'
 import { stepText } from './step-text.ts'
@@ -5,18 +6,11 @@ import { type EvidenceQuote, verifyEvidence } from './verify-evidence.ts'
 
 const RANK = { info: 0, warn: 1, error: 2, critical: 3 } as const
 
-/** A model call the provider failed: a 429 or worse, or no response at all. */
-function isProviderError(step: Run['steps'][number] | undefined): boolean {
-  return (
-    step?.type === 'llm' &&
-    ((step.response !== null && step.response.wire.status >= 429) ||
-      (step.error !== null && step.response === null))
-  )
-}
+const isProviderFailure = (step: Run['steps'][number] | undefined): boolean => providerFailure(step) !== null
 
 /** Repeated requests each sent after the provider failed the one before: all but the last failed. */
 function isRetryLoop(run: Run, steps: readonly number[]): boolean {
-  return steps.length > 1 && steps.slice(0, -1).every((i) => isProviderError(run.steps[i]))
+  return steps.length > 1 && steps.slice(0, -1).every((i) => isProviderFailure(run.steps[i]))
 }
 
 /** EXTERNAL_FAILURE at a failed model call, quoting its status line. */
@@ -74,7 +68,7 @@ export function heuristicDiagnosis(run: Run, now: Date = new Date()): Diagnosis 
     const evidence = verifyEvidence(run, quotesOf(run, finding))
     return { ...base, label, failingStep: step, rootCause: sentence(finding.message), evidence }
   }
-  const external = run.steps.find(isProviderError)
+  const external = run.steps.find(isProviderFailure)
   if (external) return { ...base, ...externalFailure(run, external.index) }
   const failed = run.checks.filter((c) => !c.passed)
   if (failed.length > 0) {

@@ -1,3 +1,4 @@
+import { providerFailure } from '../case/provider-failure.ts'
 import type { FixProposal, Run, Trial, TrialOutcome, Verification } from '../case/schema/run.ts'
 import { CrashlabError, isCrashlabError } from '../errors.ts'
 import { requestAt } from '../fix/internal/prompt.ts'
@@ -309,17 +310,9 @@ export function judgeFork(result: ForkResult, atStep: number): { outcome: TrialO
       run.status === 'ok' &&
       !run.findings.some((f) => f.severity === 'error' || f.severity === 'critical'))
   if (passed) return { outcome: 'pass' }
-  const providerError = run.steps.find((s) => {
-    if (s.type !== 'llm' || s.index < atStep) return false
-    const status = s.error?.status ?? s.response?.wire.status
-    if (status === undefined) return s.error !== null
-    return status === 429 || status >= 500
-  })
+  const providerError = run.steps.find((s) => s.index >= atStep && providerFailure(s) !== null)
   if (providerError) {
-    const status =
-      providerError.type === 'llm'
-        ? (providerError.error?.status ?? providerError.response?.wire.status)
-        : undefined
+    const status = providerFailure(providerError)?.status ?? null
     return {
       outcome: 'errored',
       reason: `the provider answered step ${providerError.index} with ${status ?? 'no response'}${providerError.error ? `: ${providerError.error.message}` : ''}`,
