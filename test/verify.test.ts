@@ -32,6 +32,21 @@ async function recordRun(rule: string | undefined, obey: number): Promise<Run> {
   }
 }
 
+/** The failing run, diagnosed at its final answer (step 2): forks go live at that model call only. */
+function diagnosedAtFinalAnswer(): Run {
+  return {
+    ...failing,
+    diagnosis: {
+      label: 'TASK_SPEC_VIOLATION',
+      failingStep: 2,
+      rootCause: 'The answer does not name the order.',
+      evidence: [],
+      by: 'heuristic',
+      createdAt: new Date().toISOString(),
+    },
+  }
+}
+
 beforeAll(async () => {
   project = copyProject('verify')
   storeDir = mkdtempSync(join(tmpdir(), 'crashlab-verify-store-'))
@@ -140,17 +155,7 @@ describe('verify: the other verdicts', () => {
   })
 
   it('without controls, all k patched passes verify the fix; a diagnosed step is where the forks go live', async () => {
-    const diagnosed: Run = {
-      ...failing,
-      diagnosis: {
-        label: 'TASK_SPEC_VIOLATION',
-        failingStep: 2,
-        rootCause: 'The answer does not name the order.',
-        evidence: [],
-        by: 'heuristic',
-        createdAt: new Date().toISOString(),
-      },
-    }
+    const diagnosed = diagnosedAtFinalAnswer()
     const provider = await startScriptedProvider({ policy: supportModel(1) })
     try {
       const progress: string[] = []
@@ -214,17 +219,7 @@ describe('verify: the other verdicts', () => {
 
 describe('verify: concurrency', () => {
   it('overlaps the forks of the run up to `concurrency`, with the verdict and the trial order of a sequential run', async () => {
-    const diagnosed: Run = {
-      ...failing,
-      diagnosis: {
-        label: 'TASK_SPEC_VIOLATION',
-        failingStep: 2,
-        rootCause: 'The answer does not name the order.',
-        evidence: [],
-        by: 'heuristic',
-        createdAt: new Date().toISOString(),
-      },
-    }
+    const diagnosed = diagnosedAtFinalAnswer()
     // Every answer takes 300 ms: one after the other, no request can arrive within 300 ms of the last.
     const arrivals: number[] = []
     const model = supportModel(1)

@@ -73,7 +73,20 @@ describe('canonicalStringify', () => {
     const cyclic: Record<string, unknown> = {}
     cyclic.self = cyclic
     expect(() => canonicalStringify(cyclic)).toThrow('cycle (at $.self)')
-    // the same object twice is not a cycle
+    // deep down too, where the compact writer starts looking for cycles
+    let deep: Record<string, unknown> = {}
+    const top = deep
+    for (let i = 0; i < 40; i++) deep = deep.next = {}
+    deep.back = top
+    expect(() => canonicalStringify(top)).toThrow(/cycle \(at \$(\.next){40}\.back\)/)
+    // the same object twice is not a cycle, shallow or deep
+    let chain: Record<string, unknown> = {}
+    const head = chain
+    for (let i = 0; i < 40; i++) chain = chain.next = {}
+    const leaf = { x: 1 }
+    chain.a = leaf
+    chain.b = leaf
+    expect(canonicalStringify(head)).toContain('{"a":{"x":1},"b":{"x":1}}')
     const shared = { x: 1 }
     expect(canonicalStringify({ a: shared, b: shared }, { indent: 2 })).toBe(
       '{\n  "a": {\n    "x": 1\n  },\n  "b": {\n    "x": 1\n  }\n}',

@@ -40,6 +40,20 @@ export interface CanonicalOptions {
  */
 export function canonicalStringify(value: unknown, options: CanonicalOptions = {}): string {
   const indent = options.indent ?? 0
+  if (indent === 0) {
+    // The compact form, the one hashed and compared, goes through a writer with no per-call state; a
+    // value it refuses is written again below, which names where the bad value sits.
+    try {
+      return compact(value, 0, undefined)
+    } catch (error) {
+      if (!(error instanceof TypeError)) throw error
+    }
+  }
+  return withPaths(value, indent)
+}
+
+/** The writer that keeps the path of the value being written, for error messages; any indent. */
+function withPaths(value: unknown, indent: number): string {
   const seen = new Set<object>()
   // One string built by `+=`: V8 joins it as a rope, which beats collecting parts in an array here.
   const pads = ['\n']
@@ -126,7 +140,11 @@ export function canonicalStringify(value: unknown, options: CanonicalOptions = {
  * a surrogate, so the slower comparator runs only then.
  */
 function sortedKeys(obj: Record<string, unknown>): string[] {
-  const keys = Object.keys(obj).sort()
+  return sortedKeysOf(Object.keys(obj))
+}
+
+function sortedKeysOf(keys: string[]): string[] {
+  keys.sort()
   for (const k of keys) {
     for (let i = 0; i < k.length; i++) {
       const c = k.charCodeAt(i)
@@ -134,4 +152,57 @@ function sortedKeys(obj: Record<string, unknown>): string[] {
     }
   }
   return keys
+}
+
+/** Below this depth the compact writer does not look for cycles (a cycle recurses past it anyway). */
+const DEEP = 32
+
+/**
+ * The compact canonical writer: no set of visited objects, no caches, no closures, so a short value
+ * (a tool call's arguments, hashed once per step) costs only its text and each object's key list.
+ */
+function compact(v: unknown, depth: number, path: object[] | undefined): string {
+  switch (typeof v) {
+    case 'string':
+      return JSON.stringify(v)
+    case 'boolean':
+      return v ? 'true' : 'false'
+    case 'number':
+      if (!Number.isFinite(v)) throw new TypeError(`canonical JSON cannot carry ${v}`)
+      return Object.is(v, -0) ? '0' : String(v)
+    case 'object': {
+      if (v === null) return 'null'
+      if (depth >= DEEP) {
+        path ??= []
+        if (path.includes(v)) throw new TypeError('canonical JSON cannot carry a cycle')
+        path.push(v)
+      }
+      let out: string
+      if (Array.isArray(v)) {
+        out = '['
+        for (let i = 0; i < v.length; i++) {
+          const item: unknown = v[i]
+          out += `${i > 0 ? ',' : ''}${item === undefined ? 'null' : compact(item, depth + 1, path)}`
+        }
+        out += ']'
+      } else {
+        const obj = v as Record<string, unknown>
+        const keys = Object.keys(obj)
+        const sorted = keys.length > 1 ? sortedKeysOf(keys) : keys
+        out = '{'
+        let first = true
+        for (const key of sorted) {
+          const item = obj[key]
+          if (item === undefined) continue
+          out += `${first ? '' : ','}${JSON.stringify(key)}:${compact(item, depth + 1, path)}`
+          first = false
+        }
+        out += '}'
+      }
+      if (depth >= DEEP) path!.pop()
+      return out
+    }
+    default:
+      throw new TypeError(`canonical JSON cannot carry a ${typeof v}`)
+  }
 }

@@ -1,6 +1,6 @@
+import { canonicalStringify } from '../../../case/internal/canonical-json.ts'
 import type { NormalizedRequest, Part } from '../../../case/schema/normalized.ts'
 import type { Severity } from '../../../case/schema/step.ts'
-import { canonicalText } from './canonical-text.ts'
 import type { Detector, StepContext } from './detector.ts'
 import type { FindingLog, FindingSlot } from './finding-log.ts'
 import { newestFrom } from './newest-messages.ts'
@@ -343,7 +343,7 @@ class Digest {
 
 function safeCanonical(value: unknown): string {
   try {
-    return canonicalText(value)
+    return canonicalStringify(value)
   } catch {
     return String(value)
   }

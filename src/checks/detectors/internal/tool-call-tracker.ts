@@ -1,7 +1,7 @@
+import { canonicalStringify } from '../../../case/internal/canonical-json.ts'
 import type { JsonValue } from '../../../case/schema/json.ts'
 import type { Message, ToolDefinition, ToolResultPart } from '../../../case/schema/normalized.ts'
 import type { LlmStep, Step, ToolStep } from '../../../case/schema/step.ts'
-import { canonicalText } from './canonical-text.ts'
 import { newestFrom } from './newest-messages.ts'
 
 /**
@@ -277,7 +277,7 @@ export function jsonText(value: unknown): string {
 /** Name and canonical arguments (or the text the model wrote, when it is not JSON): `TrackedCall.key`. */
 export function callKey(name: string, args: unknown): string {
   try {
-    return `${name}\u0000${canonicalText(args)}`
+    return `${name}\u0000${canonicalStringify(args)}`
   } catch {
     return `${name}\u0000${String(args)}`
   }
