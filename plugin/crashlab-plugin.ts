@@ -13,11 +13,11 @@ import {
   loadConfig,
   type PriceOverride,
   resolveStoreDir,
+  sessionTag,
+  TASK_FILE_SUFFIX,
   validateConfig,
+  writeTaskFiles,
 } from '../src/index.ts'
-import { sessionTag } from '../src/tasks/session-tag.ts'
-import { TASK_FILE_SUFFIX, writeTaskFiles } from '../src/tasks/task-files.ts'
-import { CrashlabVerifyReporter } from '../src/tasks/verify-reporter.ts'
 import type { ProvidedCrashlabConfig } from './provided-config.ts'
 import { CrashlabReporter } from './reporter.ts'
 import { resolveMode } from './resolve-mode.ts'
@@ -26,6 +26,7 @@ import {
   type RedactionOptions,
   serializeSessionOptions,
 } from './session-options.ts'
+import { CrashlabVerifyReporter } from './tasks/verify-reporter.ts'
 
 /**
  * Options of the `crashlab()` Vitest plugin.

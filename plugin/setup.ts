@@ -30,12 +30,12 @@ import {
   RuntimeChecks,
   runInSession,
   Session,
+  sessionTag,
   startInterceptor,
   writeCassette,
 } from '../src/index.ts'
 // Registers the crashlab matchers (toPassChecks, toMatchAgentCase, ...) in every worker.
 import '../matchers/index.ts'
-import { sessionTag } from '../src/tasks/session-tag.ts'
 import { cassettePathFor } from './cassette-path.ts'
 import type { ProvidedCrashlabConfig } from './provided-config.ts'
 import { loadSessionOptions } from './session-options.ts'

@@ -1,8 +1,8 @@
 /**
- * `crashlab/tasks`: a verification as Vitest tasks, one test per fork, spread over the worker pool and,
- * with `--shard` and `--merge-reports`, over machines (docs/verify.md, "As Vitest tasks").
+ * Verification and the session's diagnose, fix and verify as Vitest tasks, seen from outside Vitest:
+ * the plans and task files `crashlab verify --vitest` and `crashlab diagnose --vitest` write and run.
+ * The tasks themselves and their reporter are on the Vitest side, in `crashlab/tasks` (plugin/tasks).
  */
-export { defineVerifyTasks } from './define-verify-tasks.ts'
 export { runSessionTasks, type SessionTasksOptions } from './run-session-tasks.ts'
 export {
   DEFAULT_SLOTS,
@@ -10,13 +10,9 @@ export {
   type VerifyTasksOptions,
   type VerifyTasksResult,
 } from './run-verify-tasks.ts'
-export {
-  defineDiagnoseTasks,
-  defineSessionVerifyTasks,
-  type ProvidedTasksConfig,
-  selectFailedRuns,
-  sessionTag,
-} from './session-tasks.ts'
+export { type ProvidedTasksConfig, selectFailedRuns } from './select-runs.ts'
+export { sessionTag } from './session-tag.ts'
+export { slotOf, TASK_FILE_SUFFIX, writeTaskFiles } from './task-files.ts'
 export {
   readVerifyPlanFile,
   type TrialMeta,
@@ -24,4 +20,3 @@ export {
   VERIFY_PLAN_ENV,
   type VerifyPlanFile,
 } from './verify-plan-file.ts'
-export { CrashlabVerifyReporter, type VerifyReporterOptions } from './verify-reporter.ts'

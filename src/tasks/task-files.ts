@@ -1,23 +1,22 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 
 /** How the task files crashlab writes are named: Vitest projects include `*` + this. @example TASK_FILE_SUFFIX === '.crashlab-task.mjs' */
 export const TASK_FILE_SUFFIX = '.crashlab-task.mjs'
 
 /**
- * The URL of one of the modules of this folder, as the running copy of crashlab has it (`.ts` from the
- * sources, `.js` from the package), for the task files to import.
+ * The URL of one of the Vitest-side task modules (plugin/tasks), as the running copy of crashlab has it
+ * (`.ts` from the sources, `.js` from the package), for the task files and configs to import: the core
+ * never imports Vitest, it only names the modules that do.
  */
 export function tasksModuleUrl(name: string): string {
-  const here = dirname(fileURLToPath(import.meta.url))
   const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js'
-  return new URL(`file://${join(here, `${name}${ext}`)}`).href
+  return new URL(`../../plugin/tasks/${name}${ext}`, import.meta.url).href
 }
 
 /**
  * Writes `slots` task files named `<kind>-01.crashlab-task.mjs`, … into `dir`, each calling `fn(slot)`
- * of the module `module` of this folder; returns their paths. The files are the same on every machine
+ * of the task module `module` (plugin/tasks); returns their paths. The files are the same on every machine
  * for the same `slots`, which is what `--shard` needs.
  *
  * @example

@@ -47,12 +47,6 @@ export interface TrialMeta {
   trial: Trial
 }
 
-declare module 'vitest' {
-  interface TaskMeta {
-    crashlabTrial?: TrialMeta
-  }
-}
-
 /**
  * Reads the plan file named by `CRASHLAB_VERIFY_PLAN`.
  *

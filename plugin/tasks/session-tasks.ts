@@ -1,18 +1,18 @@
 import { join } from 'node:path'
 import { describe, inject, test } from 'vitest'
-import type { Run } from '../case/schema/run.ts'
-import { diagnose } from '../diagnose/diagnose.ts'
-import { heuristicDiagnosis } from '../diagnose/heuristic.ts'
-import { proposeFixes } from '../fix/propose-fixes.ts'
-import type { ForkOptions } from '../fork/fork.ts'
-import { openStore } from '../store/open-store.ts'
-import { planVerification } from '../verify/verify.ts'
+import {
+  diagnose,
+  type ForkOptions,
+  heuristicDiagnosis,
+  openStore,
+  type ProvidedTasksConfig,
+  planVerification,
+  proposeFixes,
+  type Run,
+  selectFailedRuns,
+  slotOf,
+} from '../../src/index.ts'
 import { trialTest } from './define-verify-tasks.ts'
-import { type ProvidedTasksConfig, selectFailedRuns } from './select-runs.ts'
-import { slotOf } from './task-files.ts'
-
-export { type ProvidedTasksConfig, selectFailedRuns } from './select-runs.ts'
-export { sessionTag } from './session-tag.ts'
 
 declare module 'vitest' {
   interface ProvidedContext {

@@ -1,9 +1,23 @@
 import { test } from 'vitest'
-import type { Run } from '../case/schema/run.ts'
-import type { ForkOptions } from '../fork/fork.ts'
-import { openStore } from '../store/open-store.ts'
-import { runTrial, type TrialSpec, type VerifyOptions, type VerifyPlan } from '../verify/verify.ts'
-import { readVerifyPlanFile, trialsOfSlot } from './verify-plan-file.ts'
+import {
+  type ForkOptions,
+  openStore,
+  type Run,
+  readVerifyPlanFile,
+  runTrial,
+  type TrialMeta,
+  type TrialSpec,
+  trialsOfSlot,
+  type VerifyOptions,
+  type VerifyPlan,
+} from '../../src/index.ts'
+
+declare module 'vitest' {
+  interface TaskMeta {
+    /** What a verify task left for `CrashlabVerifyReporter`: its trial and the plan it belongs to. */
+    crashlabTrial?: TrialMeta
+  }
+}
 
 /**
  * Declares one Vitest test per trial of this task file's share of the verification that

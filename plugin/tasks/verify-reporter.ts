@@ -1,10 +1,14 @@
 import { writeFileSync } from 'node:fs'
 import pc from 'picocolors'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
-import type { Run, Trial, Verification } from '../case/schema/run.ts'
-import { openStore } from '../store/open-store.ts'
-import { summarizeVerification } from '../verify/verify.ts'
-import type { TrialMeta } from './verify-plan-file.ts'
+import {
+  openStore,
+  type Run,
+  summarizeVerification,
+  type Trial,
+  type TrialMeta,
+  type Verification,
+} from '../../src/index.ts'
 
 /**
  * Options of `CrashlabVerifyReporter`.
