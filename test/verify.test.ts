@@ -252,4 +252,35 @@ describe('verify: concurrency', () => {
       await provider.close()
     }
   })
+
+  it("--pace spaces the forks' live model calls, across lanes too", async () => {
+    const arrivals: number[] = []
+    const model = supportModel(1)
+    const provider = await startScriptedProvider({
+      policy: (request, ctx) => {
+        arrivals.push(Date.now())
+        return model(request, ctx)
+      },
+    })
+    try {
+      const pace = 150
+      const options = {
+        fix: FIX,
+        k: 2,
+        regress: 'none' as const,
+        baseUrl: provider.url,
+        cwd: project,
+        paceMs: pace,
+      }
+      await verify(diagnosedAtFinalAnswer(), { ...options, concurrency: 2 })
+      expect(arrivals).toHaveLength(4)
+      const gaps = arrivals.slice(1).map((t, i) => t - (arrivals[i] as number))
+      // Paced at the hook, before the request is written and sent: each arrival is some ms off its slot,
+      // but unpaced, these overlapping forks' calls arrive within a few ms of each other.
+      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(pace / 2)
+      expect((arrivals[3] as number) - (arrivals[0] as number)).toBeGreaterThanOrEqual(3 * pace - 30)
+    } finally {
+      await provider.close()
+    }
+  })
 })

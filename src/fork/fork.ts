@@ -10,7 +10,7 @@ import { loadConfig } from '../config/load-config.ts'
 import { mergeConfig } from '../config/merge-config.ts'
 import { runInSession } from '../engine/context.ts'
 import { Session } from '../engine/session.ts'
-import type { RequestDecision, SessionHooks } from '../engine/types.ts'
+import type { ExchangeContext, RequestDecision, SessionHooks } from '../engine/types.ts'
 import { CrashlabError } from '../errors.ts'
 import { applyPatch } from '../patches/apply-patch.ts'
 import type { Patch } from '../patches/patch-schema.ts'
@@ -54,6 +54,11 @@ export interface ForkOptions {
    * as it is by the tests of one Vitest file. Default: the module is loaded afresh.
    */
   entryCache?: Map<string, Promise<(input: unknown) => unknown>>
+  /**
+   * Awaited before each live model call of a `module` entry point's fork (`verify --pace` shares one
+   * across its forks to space their calls for a rate limit). Default: none.
+   */
+  beforeLiveCall?: () => Promise<void>
 }
 
 /**
@@ -183,9 +188,9 @@ function cachedEntry(
  * patched, and sent to `baseUrl` when given. Before it, requests are replayed as they are.
  */
 export function forkRequestHook(
-  options: Pick<ForkOptions, 'patch' | 'baseUrl'>,
+  options: Pick<ForkOptions, 'patch' | 'baseUrl' | 'beforeLiveCall'>,
 ): NonNullable<SessionHooks['onRequest']> {
-  return (ctx): RequestDecision | undefined => {
+  const decide = (ctx: ExchangeContext): RequestDecision | undefined => {
     if (ctx.session.mode !== 'record' || ctx.kind !== 'llm' || !ctx.normalized) return undefined
     if (!options.patch && !options.baseUrl) return undefined
     const step = ctx.session.run.steps.length
@@ -193,6 +198,12 @@ export function forkRequestHook(
       ? applyPatch(options.patch, ctx.normalized, { step }).request
       : ctx.normalized
     return options.baseUrl ? { rewrite: request, baseUrl: options.baseUrl } : { rewrite: request }
+  }
+  const gate = options.beforeLiveCall
+  if (!gate) return decide
+  return async (ctx) => {
+    if (ctx.session.mode === 'record' && ctx.kind === 'llm') await gate()
+    return decide(ctx)
   }
 }
 

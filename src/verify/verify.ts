@@ -44,7 +44,10 @@ export interface VerifyOptions {
   atStep?: number
   /** Stop starting forks once their cost reaches this many USD. Default: no limit. */
   maxCostUsd?: number
-  /** Milliseconds to wait between fork starts (a provider's rate limit). Default 0. */
+  /**
+   * Milliseconds between the forks' live model calls, across all forks (a provider's rate limit); for a
+   * run of an `agentCase` test, between fork starts. Default 0.
+   */
   paceMs?: number
   /**
    * How many forks of the verified run may run at once, in this process (each in its own Session,
@@ -153,8 +156,18 @@ export async function verify(run: Run, options: VerifyOptions): Promise<VerifyRe
   let costUsd = 0
   let stopped: Verification['stopped'] = null
   let done = 0
+  // `paceMs` spaces the forks' live model calls, across every lane (a fork of an `agentCase` test runs in
+  // a Vitest child, where no hook of this process reaches: those forks' starts are spaced instead).
+  const pace = options.paceMs ? paceGate(options.paceMs) : undefined
   const runOne = async (spec: TrialSpec): Promise<void> => {
-    const trial = await runTrial(runs.get(spec.from) as Run, spec, plan, { ...options, entryCache })
+    const from = runs.get(spec.from) as Run
+    const viaVitest = from.entryPoint?.kind === 'test'
+    if (pace && viaVitest) await pace()
+    const trial = await runTrial(from, spec, plan, {
+      ...options,
+      entryCache,
+      ...(pace && !viaVitest && { beforeLiveCall: pace }),
+    })
     results[index.get(spec) as number] = trial
     costUsd += trial.costUsd ?? 0
     options.onProgress?.({ done: ++done, total: plan.trials.length, trial, costUsd })
@@ -165,24 +178,16 @@ export async function verify(run: Run, options: VerifyOptions): Promise<VerifyRe
   const queue = plan.trials.filter((t) => t.arm !== 'regress')
   const regress = plan.trials.filter((t) => t.arm === 'regress')
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1))
-  // Fork starts are spaced by `paceMs` across every lane.
-  let nextStart = 0
-  const next = async (from: TrialSpec[]): Promise<TrialSpec | undefined> => {
+  const next = (from: TrialSpec[]): TrialSpec | undefined => {
     if (stopped || from.length === 0) return undefined
     if (options.maxCostUsd !== undefined && costUsd >= options.maxCostUsd) {
       stopped = 'max-cost'
       return undefined
     }
-    const spec = from.shift()
-    if (options.paceMs) {
-      const wait = nextStart - Date.now()
-      nextStart = Math.max(Date.now(), nextStart) + options.paceMs
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
-    }
-    return spec
+    return from.shift()
   }
   const lane = async (from: TrialSpec[]): Promise<void> => {
-    for (let spec = await next(from); spec; spec = await next(from)) await runOne(spec)
+    for (let spec = next(from); spec; spec = next(from)) await runOne(spec)
   }
   await Promise.all(Array.from({ length: concurrency }, () => lane(queue)))
   await lane(regress)
@@ -249,7 +254,8 @@ export async function runTrial(
   from: Run,
   spec: TrialSpec,
   plan: VerifyPlan,
-  options: Pick<VerifyOptions, 'baseUrl' | 'store' | 'cwd' | 'config'> & Pick<ForkOptions, 'entryCache'>,
+  options: Pick<VerifyOptions, 'baseUrl' | 'store' | 'cwd' | 'config'> &
+    Pick<ForkOptions, 'entryCache' | 'beforeLiveCall'>,
 ): Promise<Trial> {
   let result: ForkResult
   try {
@@ -264,6 +270,7 @@ export async function runTrial(
       ...(options.cwd && { cwd: options.cwd }),
       ...(options.config !== undefined && { config: options.config }),
       ...(options.entryCache && { entryCache: options.entryCache }),
+      ...(options.beforeLiveCall && { beforeLiveCall: options.beforeLiveCall }),
     })
   } catch (error) {
     return {
@@ -449,4 +456,15 @@ function regressRuns(run: Run, options: VerifyOptions): Run[] {
 function oneLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error)
   return text.replace(/^\[crashlab\] /, '').split('\n')[0] as string
+}
+
+/** A gate that lets one caller through every `ms` milliseconds, in the order they arrive. */
+function paceGate(ms: number): () => Promise<void> {
+  let next = 0
+  return async () => {
+    const now = Date.now()
+    const at = Math.max(now, next)
+    next = at + ms
+    if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now))
+  }
 }

@@ -34,7 +34,11 @@ export const VERIFY_ARGS = {
     default: true,
     description: 'run k unpatched controls too (--no-control: none)',
   },
-  pace: { type: 'string', description: 'seconds between fork starts (rate limits)', valueHint: 's' },
+  pace: {
+    type: 'string',
+    description: "seconds between the forks' live model calls (rate limits)",
+    valueHint: 's',
+  },
   concurrency: {
     type: 'string',
     description: 'forks of the run at once, in this process (default 1; past good runs one at a time)',
