@@ -8,11 +8,10 @@ import { type ScriptedProvider, startScriptedProvider } from '../src/testing/ind
 import { runBin } from './helpers/built-bin.ts'
 import { copyProject, removeProject } from './projects/run-fixture.ts'
 import { RULE, supportModel } from './projects/verify/model.ts'
-import { recordSupportRun } from './projects/verify/record-support.ts'
+import { recordSupportRun, saveWithRuleFix } from './projects/verify/record-support.ts'
 
 // `crashlab verify --vitest`: every fork its own Vitest task, the verdict drawn by crashlab's reporter
 // from the tasks' meta; two shards with blob reports merged give the verdicts of one run.
-const FIX = { kind: 'system_prompt', op: 'append', text: RULE } as const
 type Verification = NonNullable<Run['fixes'][number]['verification']>
 
 let provider: ScriptedProvider
@@ -30,20 +29,7 @@ beforeAll(async () => {
   storeDir = mkdtempSync(join(tmpdir(), 'crashlab-verify-vitest-'))
   failing = await recordSupport()
   good = await recordSupport(RULE)
-  const store = await openStore({ dir: storeDir })
-  store.save({
-    ...failing,
-    fixes: [
-      {
-        id: 'fix-1',
-        rank: 1,
-        patch: FIX,
-        rationale: 'Ask for the id.',
-        expectedEffect: 'The answer names the order.',
-      },
-    ],
-  })
-  store.close()
+  await saveWithRuleFix(storeDir, failing)
 }, 60_000)
 afterAll(async () => {
   await provider.close()

@@ -3,12 +3,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Run } from '../src/index.ts'
-import { openStore } from '../src/store/index.ts'
 import { type ScriptedProvider, startScriptedProvider } from '../src/testing/index.ts'
 import { runBin, runBinSync } from './helpers/built-bin.ts'
 import { copyProject, removeProject } from './projects/run-fixture.ts'
 import { RULE, supportModel } from './projects/verify/model.ts'
-import { recordSupportRun } from './projects/verify/record-support.ts'
+import { recordSupportRun, saveWithRuleFix } from './projects/verify/record-support.ts'
 
 // `crashlab verify` through the built bin, against the verify fixture (a support bot whose model names
 // the order only when the system prompt asks it to). The forks' live calls go to a scripted provider
@@ -25,20 +24,7 @@ beforeAll(async () => {
   project = copyProject('verify')
   storeDir = mkdtempSync(join(tmpdir(), 'crashlab-cli-verify-'))
   failing = await recordSupportRun({ providerUrl: provider.url, project, storeDir })
-  const store = await openStore({ dir: storeDir })
-  store.save({
-    ...failing,
-    fixes: [
-      {
-        id: 'fix-1',
-        rank: 1,
-        patch: FIX,
-        rationale: 'Ask for the id.',
-        expectedEffect: 'The answer names the order.',
-      },
-    ],
-  })
-  store.close()
+  await saveWithRuleFix(storeDir, failing)
 })
 afterAll(async () => {
   await provider.close()

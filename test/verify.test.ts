@@ -10,7 +10,7 @@ import { startScriptedProvider } from '../src/testing/index.ts'
 import { verify } from '../src/verify/index.ts'
 import { copyProject, removeProject } from './projects/run-fixture.ts'
 import { RULE, supportModel } from './projects/verify/model.ts'
-import { recordSupportRun } from './projects/verify/record-support.ts'
+import { recordSupportRun, saveWithRuleFix } from './projects/verify/record-support.ts'
 
 // verify end to end: a support bot (module entry point) whose oracle wants the answer to name the order.
 // Its scripted model does that only when the system prompt carries RULE, and then with probability p.
@@ -95,19 +95,7 @@ describe('verify: the other verdicts', () => {
   it('a fix that breaks a past good run is REJECTED, even when it fixes the failing run; the forks and the verification are stored', async () => {
     const good = await recordRun(RULE, 1)
     expect(good.outcome).toBe('pass')
-    const withFix: Run = {
-      ...failing,
-      fixes: [
-        {
-          id: 'fix-1',
-          rank: 1,
-          patch: FIX as never,
-          rationale: 'Ask for the id.',
-          expectedEffect: 'The answer names the order.',
-        },
-      ],
-    }
-    store.save(withFix)
+    const withFix = await saveWithRuleFix(storeDir, failing)
     const provider = await startScriptedProvider({ policy: supportModel(1) })
     try {
       const { verification, run } = await verify(withFix, {

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
-import { installInterceptor, type Run, record } from '../../../src/index.ts'
+import { installInterceptor, openStore, type Run, record } from '../../../src/index.ts'
 import { answerSupport } from './agent.ts'
+import { RULE_FIX } from './model.ts'
 
 /**
  * Records one run of the verify fixture's support bot against `providerUrl` into the store at
@@ -30,4 +31,30 @@ export async function recordSupportRun(options: {
   } finally {
     await interceptor.close()
   }
+}
+
+/**
+ * Saves `run` into the store at `storeDir` with one fix, `fix-1`: RULE appended to the system prompt
+ * (what the fixer would propose), and returns the run as saved.
+ */
+export async function saveWithRuleFix(storeDir: string, run: Run): Promise<Run> {
+  const withFix: Run = {
+    ...run,
+    fixes: [
+      {
+        id: 'fix-1',
+        rank: 1,
+        patch: RULE_FIX,
+        rationale: 'Ask for the id.',
+        expectedEffect: 'The answer names the order.',
+      },
+    ],
+  }
+  const store = await openStore({ dir: storeDir })
+  try {
+    store.save(withFix)
+  } finally {
+    store.close()
+  }
+  return withFix
 }
