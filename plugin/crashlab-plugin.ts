@@ -43,8 +43,18 @@ export interface CrashlabPluginOptions {
   cassetteDir?: string
   /** More hosts or base URLs to record and replay, besides the OpenAI, Anthropic and Gemini APIs. */
   hosts?: string[]
-  /** What requests to other hosts get inside a test: `error` or `passthrough` (default: `error` in replay, else `passthrough`). */
+  /**
+   * What requests to other hosts get inside a test: `error` (refused in every mode, loopback too) or
+   * `passthrough` (the network; a replay still refuses model calls). Default: the replay rule in a
+   * replay (loopback and `allowHosts` pass, the rest is refused), the network otherwise.
+   */
   otherHosts?: 'error' | 'passthrough'
+  /**
+   * Hosts a replay may reach besides loopback, with requests that are not model calls (a database or
+   * service container): host names (any port), `host:port` or base URLs. Added to the config file's
+   * `allowHosts`. Default: none.
+   */
+  allowHosts?: string[]
   /**
    * The record mode when no switch says otherwise (`CRASHLAB_RECORD`, `--record`, `--mode record` win).
    * Default: `replay` when Vitest writes no snapshots (`CI=true`), else `missing`.
@@ -180,6 +190,8 @@ export function crashlab(options: CrashlabPluginOptions = {}): Plugin {
       if (options.cassetteDir !== undefined) provided.cassetteDir = options.cassetteDir
       if (options.hosts !== undefined) provided.hosts = [...options.hosts]
       if (options.otherHosts !== undefined) provided.otherHosts = options.otherHosts
+      const allowHosts = [...(file.config.allowHosts ?? []), ...(options.allowHosts ?? [])]
+      if (allowHosts.length > 0) provided.allowHosts = allowHosts
       if (file.path) provided.configPath = file.path
       if (options.checks !== undefined) provided.checks = options.checks
       if (options.prices !== undefined) provided.prices = options.prices

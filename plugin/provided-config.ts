@@ -16,6 +16,8 @@ export interface ProvidedCrashlabConfig extends ProvidedSessionOptions {
   cassetteDir?: string
   hosts?: string[]
   otherHosts?: 'error' | 'passthrough'
+  /** Hosts a replay may reach besides loopback: the config file's `allowHosts`, then the plugin's. */
+  allowHosts?: string[]
   /** False when the plugin was told not to start the MSW interceptor (`intercept: false`). */
   intercept: boolean
   /** The project config file the plugin found and validated; each worker reads it again (hooks are functions). */

@@ -6,7 +6,7 @@
  * swallowed still fails the test) and writes the cassette when the test recorded something (in mode
  * `diverged`, only when the run left its recording).
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { afterAll, aroundEach, inject, type TestContext } from 'vitest'
 import {
   type CrashlabMode,
@@ -21,9 +21,13 @@ import {
   DEFAULT_HOSTS,
   FORK_ENV,
   forkRequestHook,
+  guardReplaySockets,
+  ledgerMark,
+  ledgerSince,
   loadCassette,
   loadConfig,
   mergeConfig,
+  networkFileOf,
   openStore,
   parsePatch,
   type Run,
@@ -44,14 +48,38 @@ type Task = TestContext['task']
 
 const config: ProvidedCrashlabConfig = inject('crashlab')
 
+// The replay rule (src/interceptor/replay-network.ts) for this worker: a replay Session's requests and
+// connections follow it, and in replay mode (`CI=true`) so do the requests made outside any test's
+// Session (a module-level client, a trace exporter's timer, an `afterAll`). A fork's Vitest child runs in
+// replay mode too, but goes live: what it sends outside its Session is left alone. Live Sessions (record,
+// `live()`, a fork once live) keep their network.
+const network = {
+  allowHosts: config.allowHosts,
+  outsideSession:
+    config.mode === 'replay' && process.env[FORK_ENV.at] === undefined
+      ? ('replay' as const)
+      : ('passthrough' as const),
+}
+// Counted from here, for `crashlab replay` of a test (written in the last afterAll, after the test file's own).
+const networkMark = ledgerMark()
+const replayOut = process.env.CRASHLAB_REPLAY_OUT
+if (replayOut && process.env.CRASHLAB_REPLAY_RUN) {
+  afterAll(() => writeFileSync(networkFileOf(replayOut), JSON.stringify(ledgerSince(networkMark))))
+}
+
 if (config.intercept) {
   // One server per worker at a time: closed after this test file, so the next file's handlers read the
   // Session store of its own module graph.
   // The plugin's `hosts` are more hosts, besides the model APIs crashlab knows (the interceptor's own
   // `hosts` option replaces its defaults; the plugin's adds to them, as its docs say).
   const hosts = config.hosts ? [...DEFAULT_HOSTS, ...config.hosts] : undefined
-  const interceptor = startInterceptor({ hosts, otherHosts: config.otherHosts })
+  const interceptor = startInterceptor({ hosts, otherHosts: config.otherHosts, ...network })
   afterAll(() => interceptor.close())
+} else {
+  // The user's own MSW server (with crashlabHandlers()) starts in a later setup file: the socket guard
+  // goes first, below msw's own socket patch.
+  const release = guardReplaySockets({ otherHosts: config.otherHosts, ...network })
+  afterAll(release)
 }
 
 // The plugin's redaction and matching options, with their hook and normalizer modules imported here

@@ -101,6 +101,11 @@ export const ERROR_CODES = [
   'E_VERIFY_FIX',
   'E_VERIFY_STEP',
   'E_VERIFY_REGRESS',
+  // a replay's connection refused at the socket (src/interceptor): a client crashlab's HTTP interception missed
+  'E_REPLAY_CONNECTION',
+  // the run store (src/store): a folder that cannot be used (not a folder, no permission); a write to a store that can only be read
+  'E_STORE_ACCESS',
+  'E_STORE_READ_ONLY',
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

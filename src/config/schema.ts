@@ -45,6 +45,12 @@ export const CrashlabConfigSchema = z.strictObject({
   /** Redaction rules added to crashlab's defaults for every cassette, baseline, export and report. */
   redaction: RedactionConfigSchema.optional(),
   store: StoreConfigSchema.optional(),
+  /**
+   * Hosts a replay may reach with requests that are not model calls (a database or service container):
+   * host names (any port), `host:port` or base URLs. Loopback is always reachable; everything else a
+   * replay's cassette does not answer is refused.
+   */
+  allowHosts: z.array(z.string().trim().min(1)).optional(),
 })
 
 /**

@@ -113,7 +113,11 @@ export async function fork(parent: Run, options: ForkOptions): Promise<ForkResul
   const redactor = config.redaction ? createRedactor(config.redaction) : undefined
   const hooks: SessionHooks = { ...checks.hooks, onRequest: forkRequestHook(options) }
 
-  const interceptor = interceptHostsOf(parent, undefined)
+  // The replayed prefix follows the replay rule through its Session; once live the fork keeps its network.
+  const interceptor = interceptHostsOf(parent, {
+    outsideSession: 'passthrough',
+    allowHosts: config.allowHosts,
+  })
   let run: Run
   let error: unknown
   try {
@@ -151,7 +155,7 @@ export async function fork(parent: Run, options: ForkOptions): Promise<ForkResul
       run = markFailed(run, error)
     }
   } finally {
-    await interceptor?.close()
+    await interceptor.close()
   }
   run = checks.finalize(run)
   if (registeredOracles(parent.name).length > 0) run = (await applyOracles(run, { agent: parent.name })).run

@@ -4,12 +4,14 @@ import { handleExchange } from '../engine/handle-exchange.ts'
 import type { Session } from '../engine/session.ts'
 import { CrashlabError } from '../errors.ts'
 import { type HostMatcher, hostMatcher } from './internal/host-matcher.ts'
+import { type ReplayRule, replayRule } from './replay-network.ts'
 import type { InterceptorOptions } from './types.ts'
 
 /**
  * crashlab's MSW handlers, for a project that runs its own MSW server: the model-hosts handler records
- * and replays calls to the intercepted hosts through the current Session, and the guard answers other
- * hosts with a network error during a replay (so that a replay never lets a request out). Put them
+ * and replays calls to the intercepted hosts through the current Session, and the guard applies the
+ * replay rule to other hosts (`replayRule`: a model call is refused on any host, any other request
+ * passes to loopback or an `allowHosts` host and is refused elsewhere, with a network error). Put them
  * after your own handlers: MSW tries handlers in order, so your mocks answer first and the guard only
  * sees what would have reached the network.
  *
@@ -22,7 +24,8 @@ import type { InterceptorOptions } from './types.ts'
  */
 export function crashlabHandlers(options: InterceptorOptions = {}): RequestHandler[] {
   const intercepted = hostMatcher(options.hosts)
-  return [modelHostsHandler(intercepted), otherHostsGuard(intercepted, options.otherHosts)]
+  const rule = replayRule(options)
+  return [modelHostsHandler(intercepted, rule), otherHostsGuard(intercepted, options.otherHosts, rule)]
 }
 
 /**
@@ -43,13 +46,16 @@ function mark(handler: HttpHandler): HttpHandler {
   return Object.assign(handler, { [CRASHLAB]: true })
 }
 
-function modelHostsHandler(intercepted: HostMatcher): HttpHandler {
+function modelHostsHandler(intercepted: HostMatcher, rule: ReplayRule): HttpHandler {
   return mark(
     http.all('*', async ({ request }) => {
+      const url = new URL(request.url)
       // Not ours: fall through to the next handler (the user's, then the guard).
-      if (!intercepted(new URL(request.url))) return undefined
+      if (!intercepted(url)) return undefined
       const session = currentSession()
-      if (!session || session.mode === 'passthrough') return passthrough()
+      // Outside any Session: untouched, unless the replay rule covers such requests (replay mode).
+      if (!session) return outsideSession(rule, request, url) ?? passthrough()
+      if (session.mode === 'passthrough') return passthrough()
       try {
         return await handleExchange(session, request, upstream)
       } catch {
@@ -70,19 +76,57 @@ function upstream(request: Request): Promise<Response> {
 function otherHostsGuard(
   intercepted: HostMatcher,
   otherHosts: InterceptorOptions['otherHosts'],
+  rule: ReplayRule,
 ): HttpHandler {
   return mark(
     http.all('*', ({ request }) => {
       const url = new URL(request.url)
       if (intercepted(url)) return undefined
       const session = currentSession()
-      if (!session) return undefined
-      const policy = otherHosts ?? (session.mode === 'replay' ? 'error' : 'passthrough')
-      if (policy === 'passthrough') return undefined
-      session.fail(unhandledHost(session, request, url))
-      return Response.error()
+      if (!session) return outsideSession(rule, request, url)
+      if (session.mode !== 'replay') {
+        if ((otherHosts ?? 'passthrough') === 'passthrough') return undefined
+        session.fail(unhandledHost(session, request, url))
+        return Response.error()
+      }
+      // `otherHosts: 'error'`, set by hand: every other host is refused, loopback too.
+      if (otherHosts === 'error') {
+        rule.refuse(unhandledHost(session, request, url), { session }, requestText(request, url))
+        return Response.error()
+      }
+      return judged(rule, { session }, request, url)
     }),
   )
+}
+
+/** A request made outside any Session: left alone (undefined) unless the replay rule covers it. */
+function outsideSession(rule: ReplayRule, request: Request, url: URL): Response | undefined {
+  const scope = rule.scope()
+  if (!scope) return undefined
+  return judged(rule, scope, request, url)
+}
+
+/** The replay rule's answer: undefined lets the request through (counted), else a network error. */
+function judged(
+  rule: ReplayRule,
+  scope: { session?: Session },
+  request: Request,
+  url: URL,
+): Response | undefined {
+  const outbound = { url, method: request.method }
+  const verdict = rule.judge(outbound)
+  const counted = requestText(request, url)
+  if (verdict.send) {
+    rule.sent('requests', counted)
+    return undefined
+  }
+  rule.refuse(rule.refusal(verdict, scope, outbound), scope, counted)
+  return Response.error()
+}
+
+/** The request as the ledger counts it: no query string, which may hold a key. */
+function requestText(request: Request, url: URL): string {
+  return `${request.method} ${url.origin}${url.pathname}`
 }
 
 function unhandledHost(session: Session, request: Request, url: URL): CrashlabError {

@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { NormalizedRequest } from '../case/schema/normalized.ts'
@@ -10,43 +8,24 @@ import { recordRun, replayRun } from '../engine/internal/test-record-replay.ts'
 import { Session } from '../engine/session.ts'
 import { wrap } from '../engine/wrap.ts'
 import { isCrashlabError } from '../errors.ts'
+import { type CountingServer, startCountingServer } from './internal/counting-server.ts'
+import { REMOTE_ADDRESSES_ENV } from './internal/loopback.ts'
 import { startTestProvider, type TestProvider } from './internal/test-provider.ts'
 import { startInterceptor } from './start-interceptor.ts'
 import type { Interceptor } from './types.ts'
-
-/** A plain HTTP server on another port that counts the connections it accepts. */
-interface CountingServer {
-  url: string
-  connections: () => number
-  close: () => Promise<void>
-}
-
-async function startCountingServer(): Promise<CountingServer> {
-  let connections = 0
-  const server: Server = createServer((_req, res) => res.end('{"ok":true}'))
-  server.on('connection', () => connections++)
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    connections: () => connections,
-    close: () =>
-      new Promise((r) => {
-        server.closeAllConnections()
-        server.close(() => r())
-      }),
-  }
-}
 
 let p: TestProvider
 let other: CountingServer
 let interceptor: Interceptor
 beforeAll(async () => {
+  // 127.0.0.2 stands for a host off the machine: a replay may reach loopback, not remote hosts.
+  process.env[REMOTE_ADDRESSES_ENV] = '127.0.0.2'
   p = await startTestProvider()
-  other = await startCountingServer()
+  other = await startCountingServer('127.0.0.2')
   interceptor = startInterceptor({ hosts: [p.provider.url] })
 })
 afterAll(async () => {
+  delete process.env[REMOTE_ADDRESSES_ENV]
   await interceptor.close()
   await p.provider.close()
   await other.close()
@@ -139,7 +118,7 @@ describe('sessions through the interceptor', () => {
     expect(p.received()).toBe(0)
   })
 
-  it('in replay a request to another host fails without a connection, and the Session names it', async () => {
+  it('in replay a request to a remote host fails without a connection, and the Session names it', async () => {
     const rec = await recordRun(async () => null)
     const before = other.connections()
     const { output, session } = await replayRun(rec.loaded, () =>

@@ -4,6 +4,8 @@ import { CrashlabError } from '../errors.ts'
 import { crashlabHandlers } from './crashlab-handlers.ts'
 import { hostsKey } from './internal/host-matcher.ts'
 import { assertNoOtherServer, guardAgainstOtherServers } from './internal/server-guard.ts'
+import { guardSockets } from './internal/socket-guard.ts'
+import { replayRule } from './replay-network.ts'
 import type { Interceptor, InterceptorOptions } from './types.ts'
 
 /** The one running server of this process and how many callers hold it. */
@@ -15,6 +17,7 @@ interface Running {
   key: string
   users: number
   unguard: () => void
+  unguardSockets: () => void
 }
 
 // On globalThis rather than in module scope: a runner that evaluates this module twice in one process
@@ -28,7 +31,9 @@ const holder = globalThis as typeof globalThis & { [STATE]?: Running }
 /**
  * Starts crashlab's MSW server: every request to an intercepted host made inside a Session is recorded
  * or replayed, with no change to the agent's code (the zero-change default path; `wrap(client)` is the
- * fast one). Outside any Session every request passes through untouched.
+ * fast one). Outside any Session every request passes through untouched, unless `outsideSession:
+ * 'replay'`. It also guards sockets for replays (`guardReplaySockets`): a connection the HTTP
+ * interception did not see (an early client, the `undici` package, a raw socket) follows the same rule.
  *
  * One server per process: a second call returns a handle on the same running server (with the same
  * options, else it throws `E_INTERCEPTOR_CONFLICT`), and the server stops when the last handle is
@@ -45,7 +50,12 @@ const holder = globalThis as typeof globalThis & { [STATE]?: Running }
  * await interceptor.close()
  */
 export function startInterceptor(options: InterceptorOptions = {}): Interceptor {
-  const key = `${hostsKey(options.hosts)}|${options.otherHosts ?? 'by-mode'}`
+  const key = [
+    hostsKey(options.hosts),
+    options.otherHosts ?? 'by-mode',
+    `allow:${options.allowHosts?.length ? hostsKey(options.allowHosts) : ''}`,
+    `outside:${options.outsideSession ?? 'passthrough'}`,
+  ].join('|')
   let running = holder[STATE]
   if (running && running.owner !== THIS_COPY) {
     throw new CrashlabError(
@@ -65,10 +75,21 @@ export function startInterceptor(options: InterceptorOptions = {}): Interceptor 
   if (!running) {
     assertNoOtherServer()
     const handlers = crashlabHandlers(options)
+    // Before listen(): msw 3 patches the same socket method for `node:http`, and its patch must sit on top
+    // of the guard's, so that what msw answers itself never reaches the guard and what it lets through does.
+    const unguardSockets = guardSockets(replayRule(options))
     const server = setupServer(...handlers)
     // Requests crashlab's handlers leave alone go to the network quietly: they are the agent's business.
     server.listen({ onUnhandledFrame: 'bypass' })
-    running = { owner: THIS_COPY, server, handlers, key, users: 0, unguard: guardAgainstOtherServers() }
+    running = {
+      owner: THIS_COPY,
+      server,
+      handlers,
+      key,
+      users: 0,
+      unguard: guardAgainstOtherServers(),
+      unguardSockets,
+    }
     holder[STATE] = running
   }
   running.users++
@@ -83,6 +104,7 @@ export function startInterceptor(options: InterceptorOptions = {}): Interceptor 
       if (held.users > 0 || holder[STATE] !== held) return
       held.unguard()
       held.server.close()
+      held.unguardSockets()
       delete holder[STATE]
     },
   }

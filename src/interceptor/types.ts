@@ -1,12 +1,14 @@
 import type { RequestHandler } from 'msw'
+import type { ReplayNetworkOptions } from './replay-network.ts'
 
 /**
- * Which traffic crashlab's MSW handlers record and replay, and what other hosts get during a run.
+ * Which traffic crashlab's MSW handlers record and replay, and what other hosts get during a run
+ * (`allowHosts` and `outsideSession`: see `ReplayNetworkOptions`).
  *
  * @example
- * const options: InterceptorOptions = { hosts: ['api.openai.com', 'http://127.0.0.1:8787'], otherHosts: 'error' }
+ * const options: InterceptorOptions = { hosts: ['api.openai.com', 'http://127.0.0.1:8787'], allowHosts: ['db:5432'] }
  */
-export interface InterceptorOptions {
+export interface InterceptorOptions extends ReplayNetworkOptions {
   /**
    * Hosts whose traffic crashlab records/replays. Default: api.openai.com, api.anthropic.com,
    * generativelanguage.googleapis.com. Entries may be host names (any port), host:port, or base URLs
@@ -15,9 +17,10 @@ export interface InterceptorOptions {
   hosts?: readonly string[]
   /**
    * What requests to OTHER hosts get while a Session is active: 'error' (a network error, recorded on
-   * the Session as `E_UNHANDLED_HOST` naming the URL and this option) or 'passthrough'. Default:
-   * 'error' when the session mode is 'replay', 'passthrough' otherwise. Outside any Session every
-   * request passes through untouched.
+   * the Session as `E_UNHANDLED_HOST` naming the URL and this option, in every mode and on every host)
+   * or 'passthrough' (the network; a replay still refuses model calls). Default: the replay rule in a
+   * replay Session (loopback and `allowHosts` pass, other hosts and model calls are refused),
+   * 'passthrough' otherwise. Outside any Session requests pass untouched unless `outsideSession: 'replay'`.
    */
   otherHosts?: 'error' | 'passthrough'
 }

@@ -13,7 +13,7 @@ export {
   exportTest,
 } from './export-test.ts'
 export { EXPORTED_TAG } from './exported-tag.ts'
-export { REPLAY_ENV } from './internal/replay-test.ts'
+export { networkFileOf, REPLAY_ENV } from './internal/replay-test.ts'
 export {
   noEntryPointError,
   type ReplayResult,

@@ -6,6 +6,7 @@ import { loadConfig } from '../config/load-config.ts'
 import { mergeConfig } from '../config/merge-config.ts'
 import type { RequestDecision, SessionHooks } from '../engine/types.ts'
 import { CrashlabError } from '../errors.ts'
+import type { NetworkLedger } from '../interceptor/internal/network-ledger.ts'
 import { applyPatch } from '../patches/apply-patch.ts'
 import type { Patch } from '../patches/patch-schema.ts'
 import { createRedactor } from '../redact/create-redactor.ts'
@@ -66,11 +67,20 @@ export interface ReplayResult {
   error?: unknown
   /** The replay as stored, when `store` was given. */
   stored?: StoredRunSummary
+  /**
+   * What the replay let out and refused, counted where it happened (requests passed by the HTTP
+   * interception, connections opened at the socket): "nothing sent" when both `requests` and
+   * `connections` are empty. For a `test` entry point, what the Vitest child counted; absent when
+   * the child wrote no count.
+   */
+  network?: NetworkLedger
 }
 
 /**
  * Runs a stored run's entry point again, offline, against the run's own recording: every model call is
- * served from its steps, every `tool()` call gets its recorded result, nothing reaches the network. A
+ * served from its steps, every `tool()` call gets its recorded result, and the replay rule refuses the
+ * rest (any other model call, any request to a host that is not loopback or in `allowHosts`); what did
+ * leave is counted in `network`. A
  * `module` entry point (`record(name, fn, { entryPoint })`) is imported through Vite's module runner
  * (TypeScript works) and its export called with the run's input in a strict replay Session; a `test`
  * entry point (an `agentCase` test) is run by the project's Vitest, that one test replaying this run.
@@ -89,7 +99,7 @@ export async function replayRun(source: Run, options: ReplayRunOptions = {}): Pr
   const entry = source.entryPoint
   if (!entry) throw noEntryPointError(source)
   const cwd = options.cwd ?? process.cwd()
-  let replayed: { run: Run; error?: unknown }
+  let replayed: { run: Run; error?: unknown; network?: NetworkLedger }
   if (entry.kind === 'test' && options.reapply) {
     throw new CrashlabError(
       'E_REPLAY_ENTRY',
@@ -108,12 +118,28 @@ export async function replayRun(source: Run, options: ReplayRunOptions = {}): Pr
     const checks = new RuntimeChecks({ checks: layered.checks, prices: layered.prices })
     const redactor = config.redaction ? createRedactor(config.redaction) : undefined
     const onRequest = options.reapply && reapplyFrom(options.reapply.patch, options.reapply.atStep)
-    const done = await replayModule(source, entry, { ...options, cwd, checks, redactor, onRequest })
-    replayed = { run: await grade(checks.finalize(done.run), source, done.error), error: done.error }
+    const done = await replayModule(source, entry, {
+      ...options,
+      cwd,
+      checks,
+      redactor,
+      onRequest,
+      allowHosts: config.allowHosts,
+    })
+    replayed = {
+      run: await grade(checks.finalize(done.run), source, done.error),
+      error: done.error,
+      network: done.network,
+    }
   }
   const run = { ...replayed.run, links: { ...replayed.run.links, replayOf: source.id } }
   const stored = options.store?.save(run, { tags: options.tags })
-  return { run, ...(replayed.error !== undefined && { error: replayed.error }), ...(stored && { stored }) }
+  return {
+    run,
+    ...(replayed.error !== undefined && { error: replayed.error }),
+    ...(stored && { stored }),
+    ...(replayed.network && { network: replayed.network }),
+  }
 }
 
 /**

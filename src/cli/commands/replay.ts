@@ -4,6 +4,7 @@ import pc from 'picocolors'
 import { projectMockReplay } from '../../capture/index.ts'
 import { loadAgentCase, writeAgentCase } from '../../case/agentcase/index.ts'
 import type { Run } from '../../case/schema/run.ts'
+import type { NetworkLedger } from '../../interceptor/index.ts'
 import { noEntryPointError, replayRun } from '../../replay/index.ts'
 import { usageError } from '../internal/parse-options.ts'
 import { reportError } from '../internal/report-error.ts'
@@ -53,7 +54,7 @@ export const replay = defineCommand({
         const source = store.load(args.run)
         if (!source.entryPoint) throw noEntryPointError(source)
         console.log(`replaying run ${source.id} (${source.name}) through ${entryText(source)} …`)
-        const { run, error } = await replayRun(source, {
+        const { run, error, network } = await replayRun(source, {
           store,
           cwd,
           sourcePath: store.get(source.id).path,
@@ -64,8 +65,13 @@ export const replay = defineCommand({
         if (error !== undefined) {
           console.error(pc.red(`replay failed: ${messageOf(error)}`))
           process.exitCode = 1
+          console.error(`  network: ${networkText(network)}`)
         } else {
-          console.log(pc.green(`replayed: ${run.steps.length} steps served from the recording, nothing sent`))
+          console.log(
+            pc.green(
+              `replayed: ${run.steps.length} steps served from the recording, ${networkText(network)}`,
+            ),
+          )
         }
         console.log(`stored as ${run.id} (replay of ${source.id}): \`crashlab show ${run.id}\``)
       })
@@ -96,6 +102,25 @@ function summary(run: Run): string {
     `  status ${run.status === 'ok' ? run.status : pc.red(run.status)} · outcome ${outcomeText(run.outcome)} · ` +
     `${run.steps.length} steps · ${run.findings.length} finding${run.findings.length === 1 ? '' : 's'}`
   )
+}
+
+/** What the replay let out, as counted: "nothing sent" only when the count says so. */
+function networkText(network: NetworkLedger | undefined): string {
+  if (!network) return 'network not counted (the replay wrote no count)'
+  const sent = [...network.requests, ...network.connections]
+  const refused = network.refused.length
+  const refusedText = refused > 0 ? `; ${refused} refused: ${listed(network.refused)}` : ''
+  if (sent.length === 0) return `nothing sent${refusedText}`
+  return (
+    `sent ${network.requests.length} request${network.requests.length === 1 ? '' : 's'} and ` +
+    `${network.connections.length} connection${network.connections.length === 1 ? '' : 's'} to loopback or ` +
+    `allowed hosts: ${listed(sent)}${refusedText}`
+  )
+}
+
+function listed(items: string[]): string {
+  const unique = [...new Set(items)]
+  return unique.length > 5 ? `${unique.slice(0, 5).join(', ')}, …` : unique.join(', ')
 }
 
 function messageOf(error: unknown): string {

@@ -6,8 +6,10 @@ import { runInSession } from '../../engine/context.ts'
 import { Session } from '../../engine/session.ts'
 import type { SessionHooks } from '../../engine/types.ts'
 import { CrashlabError, isCrashlabError } from '../../errors.ts'
+import { guardReplaySockets } from '../../interceptor/guard-replay-sockets.ts'
+import { DEFAULT_HOSTS } from '../../interceptor/internal/host-matcher.ts'
+import { ledgerMark, ledgerSince, type NetworkLedger } from '../../interceptor/internal/network-ledger.ts'
 import { startInterceptor } from '../../interceptor/start-interceptor.ts'
-import type { Interceptor } from '../../interceptor/types.ts'
 import type { Redactor } from '../../redact/types.ts'
 import { importWithVite } from './import-with-vite.ts'
 import { markFailed } from './mark-failed.ts'
@@ -23,19 +25,27 @@ interface ModuleReplayOptions {
   sourcePath?: string
   /** Rewrites model requests before they are matched (a patch re-applied to a patched fork). */
   onRequest?: SessionHooks['onRequest']
+  /** Hosts the replay may reach besides loopback (`allowHosts` of the config file). */
+  allowHosts?: readonly string[]
 }
 
 /**
  * Imports the entry point's module through Vite's module runner and calls its export with the run's
  * input in a strict replay Session over the run. The interceptor (started before the import, so the
- * clients the module builds at load time see it) serves the calls of clients that are not wrapped.
+ * clients the module builds at load time see it) serves the calls of clients that are not wrapped, and
+ * the replay rule refuses what the recording does not answer; what left is counted (`network`).
  */
 export async function replayModule(
   source: Run,
   entry: ModuleEntry,
   options: ModuleReplayOptions,
-): Promise<{ run: Run; error?: unknown }> {
-  const interceptor = options.intercept === false ? undefined : interceptHostsOf(source)
+): Promise<{ run: Run; error?: unknown; network: NetworkLedger }> {
+  const interceptor = interceptHostsOf(source, {
+    intercept: options.intercept,
+    outsideSession: 'replay',
+    allowHosts: options.allowHosts,
+  })
+  const mark = ledgerMark()
   try {
     const fn = await loadEntry(entry, options.cwd)
     const session = new Session({
@@ -61,13 +71,15 @@ export async function replayModule(
     }
     try {
       const run = await session.finish(result)
-      return result.error === undefined ? { run } : { run, error: result.error }
+      return result.error === undefined
+        ? { run, network: ledgerSince(mark) }
+        : { run, error: result.error, network: ledgerSince(mark) }
     } catch (failure) {
       // A divergence, steps left unused, a halt: the replay is still a run, which says how it failed.
-      return { run: markFailed(session.run, failure), error: failure }
+      return { run: markFailed(session.run, failure), error: failure, network: ledgerSince(mark) }
     }
   } finally {
-    await interceptor?.close()
+    await interceptor.close()
   }
 }
 
@@ -102,15 +114,23 @@ export async function loadEntry(entry: ModuleEntry, cwd: string): Promise<(input
 }
 
 /**
- * The interceptor for every host the run called; one already running in this process is used as it is.
- * Other hosts get `otherHosts` (default `error`; a fork passes `undefined` to follow the Session: refused
- * while it replays, passed once it is live).
+ * The interceptor for crashlab's default model hosts and every host the run called, started even for a
+ * run with no model or http step (a model call that escaped its recording must not go live at replay).
+ * The replay rule decides the rest (`replayRule`): a fork passes `outsideSession: 'passthrough'` and
+ * keeps its network once live; a replay refuses what its Session does not answer, outside it too.
+ * One already running in this process (the Vitest plugin's) is used as it is; with `intercept: false`
+ * only the sockets are guarded. Returns what to close.
  */
 export function interceptHostsOf(
   run: Run,
-  otherHosts: 'error' | 'passthrough' | undefined = 'error',
-): Interceptor | undefined {
-  const hosts = new Set<string>()
+  options: { intercept?: boolean; outsideSession: 'replay' | 'passthrough'; allowHosts?: readonly string[] },
+): { close(): unknown } {
+  const network = { outsideSession: options.outsideSession, allowHosts: options.allowHosts }
+  if (options.intercept === false) {
+    const release = guardReplaySockets(network)
+    return { close: release }
+  }
+  const hosts = new Set<string>(DEFAULT_HOSTS)
   for (const step of run.steps) {
     const url =
       step.type === 'llm' ? step.request.wire.url : step.type === 'http' ? step.request.url : undefined
@@ -121,13 +141,12 @@ export function interceptHostsOf(
       // a stored URL that does not parse names no host
     }
   }
-  if (hosts.size === 0) return undefined
   try {
-    return startInterceptor({ hosts: [...hosts].sort(), ...(otherHosts ? { otherHosts } : {}) })
+    return startInterceptor({ hosts: [...hosts].sort(), ...network })
   } catch (error) {
     // Another interceptor (the Vitest plugin's) already serves this process: its handlers read the same
-    // Session store, and wrapped clients never need one.
-    if (isCrashlabError(error, 'E_INTERCEPTOR_CONFLICT')) return undefined
+    // Session store and it guards the sockets; wrapped clients never need one.
+    if (isCrashlabError(error, 'E_INTERCEPTOR_CONFLICT')) return { close: () => {} }
     throw error
   }
 }

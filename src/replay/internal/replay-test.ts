@@ -6,6 +6,7 @@ import { loadCassette } from '../../case/cassette-load.ts'
 import { writeCassette } from '../../case/cassette-write.ts'
 import type { EntryPoint, Run } from '../../case/schema/run.ts'
 import { CrashlabError, ERROR_CODES, type ErrorCode } from '../../errors.ts'
+import type { NetworkLedger } from '../../interceptor/internal/network-ledger.ts'
 import { findVitestBin } from './find-vitest-bin.ts'
 import { markFailed } from './mark-failed.ts'
 
@@ -46,7 +47,7 @@ export async function replayTest(
   source: Run,
   entry: TestEntry,
   options: TestReplayOptions,
-): Promise<{ run: Run; error?: unknown }> {
+): Promise<{ run: Run; error?: unknown; network?: NetworkLedger }> {
   const bin = vitestBin(options.cwd)
   const tmp = mkdtempSync(join(tmpdir(), 'crashlab-replay-'))
   try {
@@ -90,7 +91,8 @@ export async function replayTest(
       )
     }
     const replayed = loadCassette(out).run
-    if (code === 0) return { run: replayed }
+    const network = readNetwork(networkFileOf(out))
+    if (code === 0) return { run: replayed, ...(network && { network }) }
     // The setup file writes a replay failure (a divergence, steps left unused) as the run's error.
     const own = replayed.error?.code
     // The child replayed a temporary copy of the run: name the source's own cassette instead.
@@ -99,9 +101,31 @@ export async function replayTest(
       own && (ERROR_CODES as readonly string[]).includes(own)
         ? new CrashlabError(own as ErrorCode, message, { subject: entry.file })
         : new Error(result.message ?? `the replay of test "${entry.test}" failed (Vitest exit code ${code})`)
-    return { run: markFailed(replayed, error), error }
+    return { run: markFailed(replayed, error), error, ...(network && { network }) }
   } finally {
     rmSync(tmp, { recursive: true, force: true })
+  }
+}
+
+/**
+ * Where the setup file of the Vitest child writes what the replay let out and refused (its network
+ * ledger, counted over the whole worker: module load, the test, `afterAll`), beside the replayed run.
+ *
+ * @example
+ * writeFileSync(networkFileOf(process.env.CRASHLAB_REPLAY_OUT), JSON.stringify(ledger))
+ */
+export function networkFileOf(out: string): string {
+  return `${out}.network.json`
+}
+
+function readNetwork(path: string): NetworkLedger | undefined {
+  if (!existsSync(path)) return undefined
+  try {
+    const data = JSON.parse(readFileSync(path, 'utf8')) as Partial<NetworkLedger>
+    const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [])
+    return { requests: list(data.requests), connections: list(data.connections), refused: list(data.refused) }
+  } catch {
+    return undefined
   }
 }
 

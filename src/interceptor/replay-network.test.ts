@@ -1,0 +1,285 @@
+import net from 'node:net'
+import tls from 'node:tls'
+import OpenAI from 'openai'
+import * as undici from 'undici'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { runInSession } from '../engine/context.ts'
+import { recordRun, replayRun } from '../engine/internal/test-record-replay.ts'
+import { Session } from '../engine/session.ts'
+import { isCrashlabError } from '../errors.ts'
+import { guardReplaySockets } from './guard-replay-sockets.ts'
+import { type CountingServer, startCountingServer } from './internal/counting-server.ts'
+import { REMOTE_ADDRESSES_ENV } from './internal/loopback.ts'
+import { ledgerMark, ledgerSince } from './internal/network-ledger.ts'
+import { startTestProvider, type TestProvider } from './internal/test-provider.ts'
+import { startInterceptor } from './start-interceptor.ts'
+import type { Interceptor, InterceptorOptions } from './types.ts'
+
+// The replay rule, counted at the socket: servers that count the TCP connections they accept. 127.0.0.2
+// stands for a host off the machine (CRASHLAB_REMOTE_ADDRESSES), so nothing leaves it; each case has a
+// live control that shows the counter sees real traffic.
+
+// Taken before any interceptor starts: a client that kept the fetch it found (undici inside Node), which
+// crashlab's HTTP interception never sees.
+const earlyFetch = globalThis.fetch
+
+let remote: CountingServer
+let local: CountingServer
+let model: TestProvider
+let other: TestProvider
+let interceptor: Interceptor | undefined
+
+function restart(options: InterceptorOptions = {}): void {
+  void interceptor?.close()
+  interceptor = startInterceptor({ hosts: [model.provider.url], ...options })
+}
+
+beforeAll(async () => {
+  process.env[REMOTE_ADDRESSES_ENV] = '127.0.0.2'
+  remote = await startCountingServer('127.0.0.2')
+  local = await startCountingServer('127.0.0.1')
+  model = await startTestProvider()
+  other = await startTestProvider()
+  restart()
+})
+afterAll(async () => {
+  delete process.env[REMOTE_ADDRESSES_ENV]
+  await interceptor?.close()
+  await Promise.all([remote.close(), local.close(), model.provider.close(), other.provider.close()])
+})
+afterEach(() => restart())
+
+const empty = async () => (await recordRun(async () => null)).loaded
+const outcome = (p: Promise<Response>) =>
+  p.then(
+    (r) => `status ${r.status}`,
+    (e: unknown) => `failed: ${(e as Error).message}`,
+  )
+
+/**
+ * Dials with `connect`, sends a request line once connected (msw 3 connects a socket to a mock first and
+ * dials the real host only when it lets the traffic through), and settles with 'answered' when the
+ * server answers, or the error's code.
+ */
+function dial(connect: () => net.Socket): Promise<string> {
+  return new Promise((done) => {
+    const socket = connect()
+    const send = () => socket.write('GET /raw HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n')
+    socket.once('connect', send)
+    socket.once('data', () => {
+      socket.destroy()
+      done('answered')
+    })
+    socket.once('error', (e: Error & { code?: string }) => done(e.code ?? e.message))
+    socket.once('close', () => done('closed'))
+  })
+}
+
+describe('a replay Session: what its cassette does not answer', () => {
+  it('an escaped client (a fetch kept from before the interceptor) cannot reach a remote host: refused at the socket', async () => {
+    const recorded = await empty()
+    const before = remote.connections()
+    const { output, session } = await replayRun(recorded, () => outcome(earlyFetch(`${remote.url}/escaped`)))
+    expect(output).toBe('failed: fetch failed')
+    expect(remote.connections()).toBe(before)
+    expect(session.errors.map((e) => e.code)).toEqual(['E_REPLAY_CONNECTION'])
+    expect(session.errors[0]?.message).toContain(`127.0.0.2:${remote.port}`)
+    expect(session.errors[0]?.message).toContain('allowHosts')
+
+    // Control: the same client in a live Session reaches the server, and the counter sees it.
+    const live = await recordRun(() => outcome(earlyFetch(`${remote.url}/escaped`)))
+    expect(live.output).toBe('status 200')
+    expect(remote.connections()).toBe(before + 1)
+  })
+
+  it("the undici package's own fetch() and request() cannot reach a remote host in a replay; live, they do", async () => {
+    const recorded = await empty()
+    const before = remote.connections()
+    // A fresh Agent per call: a pooled socket from an earlier (live) call would never dial again.
+    const viaFetch = () =>
+      undici.fetch(`${remote.url}/undici-fetch`, { dispatcher: new undici.Agent() }).then(
+        (r) => `status ${r.status}`,
+        (e: Error) => `failed: ${e.message}`,
+      )
+    const viaRequest = () =>
+      undici.request(`${remote.url}/undici-request`, { dispatcher: new undici.Agent() }).then(
+        (r) => `status ${r.statusCode}`,
+        (e: Error & { code?: string }) => `failed: ${e.code ?? e.message}`,
+      )
+    const { output, session } = await replayRun(recorded, async () => [await viaFetch(), await viaRequest()])
+    expect(output[0]).toMatch(/^failed/)
+    expect(output[1]).toMatch(/^failed/)
+    expect(remote.connections()).toBe(before)
+    expect(session.errors.map((e) => e.code)).toEqual(['E_REPLAY_CONNECTION', 'E_REPLAY_CONNECTION'])
+
+    // Control: the same calls in a live Session reach the server, and the counter sees both.
+    const live = await recordRun(async () => [await viaFetch(), await viaRequest()])
+    expect(live.output).toEqual(['status 200', 'status 200'])
+    expect(remote.connections()).toBe(before + 2)
+  })
+
+  it('net.connect and tls.connect to a remote address fail with a crashlab error; live ones connect', async () => {
+    const recorded = await empty()
+    const before = remote.connections()
+    const target = { host: '127.0.0.2', port: remote.port }
+    const { output, session } = await replayRun(recorded, async () => [
+      await dial(() => net.connect(target)),
+      await dial(() => tls.connect({ ...target, rejectUnauthorized: false })),
+    ])
+    // Under msw 3 a plain socket is first connected to msw's mock; the refused real dial reaches it as a
+    // close (without msw, as the error itself: see guardReplaySockets below). The Session has both errors.
+    expect(output).toEqual(['closed', 'E_REPLAY_CONNECTION'])
+    expect(remote.connections()).toBe(before)
+    expect(session.errors.map((e) => e.code)).toEqual(['E_REPLAY_CONNECTION', 'E_REPLAY_CONNECTION'])
+
+    const live = await recordRun(async () => dial(() => net.connect(target)))
+    expect(live.output).toBe('answered')
+    expect(remote.connections()).toBe(before + 1)
+  })
+
+  it('a request to another loopback server (the app’s own, a local database) passes, and is counted as sent', async () => {
+    const recorded = await empty()
+    const before = local.connections()
+    const mark = ledgerMark()
+    const { output, session } = await replayRun(recorded, () => outcome(fetch(`${local.url}/health`)))
+    expect(output).toBe('status 200')
+    expect(local.connections()).toBe(before + 1)
+    expect(session.errors).toEqual([])
+    expect(ledgerSince(mark).requests).toEqual([`GET ${local.url}/health`])
+  })
+
+  it('a remote request through fetch is refused before any connection (msw sees it), with the fixes named', async () => {
+    const recorded = await empty()
+    const before = remote.connections()
+    const { output, session } = await replayRun(recorded, () => outcome(fetch(`${remote.url}/telemetry`)))
+    expect(output).toBe('failed: fetch failed')
+    expect(remote.connections()).toBe(before)
+    expect(isCrashlabError(session.errors[0], 'E_UNHANDLED_HOST')).toBe(true)
+    expect(session.errors[0]?.message).toContain('allowHosts')
+
+    const live = await recordRun(() => outcome(fetch(`${remote.url}/telemetry`)))
+    expect(live.output).toBe('status 200')
+    expect(remote.connections()).toBe(before + 1)
+  })
+
+  it('a model call to a loopback host that is not intercepted is refused; live, it reaches the model', async () => {
+    const client = new OpenAI({ baseURL: `${other.provider.url}/v1`, apiKey: 'sk-test', maxRetries: 0 })
+    const ask = () =>
+      client.chat.completions
+        .create({ model: 'gpt-5-mini', messages: [{ role: 'user', content: 'hi' }] })
+        .then(
+          () => 'answered',
+          () => 'failed',
+        )
+    other.script([{ text: 'live' }])
+    const { output, session } = await replayRun(await empty(), ask)
+    expect(output).toBe('failed')
+    expect(other.received()).toBe(0)
+    expect(session.errors[0]?.message).toContain('openai-chat model call')
+
+    const live = await recordRun(ask)
+    expect(live.output).toBe('answered')
+    expect(other.received()).toBe(1)
+  })
+
+  it('a call the cassette holds on an intercepted remote address is served through msw, not refused at the socket', async () => {
+    restart({ hosts: [model.provider.url, remote.url] })
+    const before = remote.connections()
+    const recorded = await recordRun(() => outcome(fetch(`${remote.url}/v1/models`)))
+    expect(recorded.loaded.steps.map((s) => s.type)).toEqual(['http'])
+    expect(remote.connections()).toBe(before + 1)
+    const { output, session } = await replayRun(recorded.loaded, () =>
+      outcome(fetch(`${remote.url}/v1/models`)),
+    )
+    expect(output).toBe('status 200')
+    expect(session.errors).toEqual([])
+    expect(remote.connections()).toBe(before + 1)
+  })
+
+  it('allowHosts lets a replay reach a named host, through msw and at the socket', async () => {
+    restart({ allowHosts: [`127.0.0.2:${remote.port}`] })
+    const before = remote.connections()
+    const { output, session } = await replayRun(await empty(), async () => [
+      await outcome(fetch(`${remote.url}/db`)),
+      await outcome(earlyFetch(`${remote.url}/db`)),
+    ])
+    expect(output).toEqual(['status 200', 'status 200'])
+    expect(session.errors).toEqual([])
+    expect(remote.connections()).toBe(before + 2)
+  })
+
+  it('a fork keeps its network once live, and refuses it in its replayed prefix', async () => {
+    model.script([{ text: 'recorded' }])
+    const client = new OpenAI({ baseURL: `${model.provider.url}/v1`, apiKey: 'sk-test', maxRetries: 0 })
+    const ask = () =>
+      client.chat.completions.create({ model: 'gpt-5-mini', messages: [{ role: 'user', content: 'hi' }] })
+    const recorded = await recordRun(async () => {
+      await ask()
+      await ask()
+    })
+    const before = remote.connections()
+    model.script([{ text: 'live' }])
+    const session = new Session({ mode: 'replay', recorded: recorded.loaded, forkAt: 1 })
+    const output = await runInSession(session, async () => {
+      const prefix = await outcome(earlyFetch(`${remote.url}/prefix`))
+      await ask() // step 0: replayed
+      await ask() // step 1: the fork step, live
+      const after = await outcome(earlyFetch(`${remote.url}/live`))
+      return [prefix, after]
+    })
+    expect(output).toEqual(['failed: fetch failed', 'status 200'])
+    expect(session.mode).toBe('record')
+    expect(remote.paths().slice(-1)).toEqual(['/live'])
+    expect(remote.connections()).toBe(before + 1)
+  })
+})
+
+describe('outside any Session', () => {
+  it("in replay mode (outsideSession: 'replay') a remote request is refused with a warning naming the URL and allowHosts", async () => {
+    restart({ outsideSession: 'replay' })
+    const warnings: string[] = []
+    const onWarning = (w: Error) => warnings.push(w.message)
+    process.on('warning', onWarning)
+    const before = remote.connections()
+    try {
+      expect(await outcome(fetch(`${remote.url}/v1/traces/ingest`))).toBe('failed: fetch failed')
+      expect(await outcome(earlyFetch(`${remote.url}/timer`))).toBe('failed: fetch failed')
+      expect(await outcome(fetch(`${local.url}/own-server`))).toBe('status 200')
+      await new Promise((r) => setImmediate(r))
+    } finally {
+      process.off('warning', onWarning)
+    }
+    expect(remote.connections()).toBe(before)
+    expect(warnings.find((w) => w.includes(`${remote.url}/v1/traces/ingest`))).toContain('allowHosts')
+    expect(warnings.find((w) => w.includes(`127.0.0.2:${remote.port}`))).toContain('allowHosts')
+
+    // Control: a live Session in the same process keeps its network.
+    const live = await recordRun(() => outcome(fetch(`${remote.url}/v1/traces/ingest`)))
+    expect(live.output).toBe('status 200')
+    expect(remote.connections()).toBe(before + 1)
+  })
+
+  it('by default (not replay mode) requests outside a Session pass', async () => {
+    const before = remote.connections()
+    expect(await outcome(fetch(`${remote.url}/module-level`))).toBe('status 200')
+    expect(await outcome(earlyFetch(`${remote.url}/module-level`))).toBe('status 200')
+    expect(remote.connections()).toBe(before + 2)
+  })
+
+  it('guardReplaySockets alone (no msw server) refuses escaped connections and releases cleanly', async () => {
+    await interceptor?.close()
+    interceptor = undefined
+    const before = remote.connections()
+    const release = guardReplaySockets({ outsideSession: 'replay' })
+    try {
+      expect(await dial(() => net.connect({ host: '127.0.0.2', port: remote.port }))).toBe(
+        'E_REPLAY_CONNECTION',
+      )
+    } finally {
+      release()
+    }
+    expect(remote.connections()).toBe(before)
+    expect(await dial(() => net.connect({ host: '127.0.0.2', port: remote.port }))).toBe('answered')
+    expect(remote.connections()).toBe(before + 1)
+  })
+})
