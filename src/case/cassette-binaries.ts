@@ -3,6 +3,7 @@ import { basename, dirname, join } from 'node:path'
 import { CrashlabError } from '../errors.ts'
 import { attachBinary, binaryOf, bodyFilesOf, sha256Hex } from './binary-bodies.ts'
 import { writeFileAtomic } from './internal/atomic-write.ts'
+import { clipText } from './internal/clip-text.ts'
 import type { Cassette } from './schema/cassette.ts'
 import type { BodyFile } from './schema/step.ts'
 
@@ -54,7 +55,7 @@ export function writeCassetteBinaries(
       if (sizeOf(target) === file.bytes) continue
       throw binaryError(
         cassettePath,
-        `the binary body ${file.sha256} (${file.mediaType}, ${file.bytes} bytes) has no bytes in this process and no sidecar file at ${target}`,
+        `the binary body ${file.sha256} (${clipText(file.mediaType, 60)}, ${file.bytes} bytes) has no bytes in this process and no sidecar file at ${target}`,
         'Pass its bytes with the `binaries` option, or re-record it.',
       )
     }
@@ -109,12 +110,21 @@ export function loadCassetteBinaries(cassettePath: string, cassette: Cassette): 
     let bytes = out.get(file.sha256)
     if (!bytes) {
       const target = join(dir, file.sha256)
+      // The size first: a sidecar that is not the declared size is refused without being read whole.
+      const size = sizeOf(target)
+      if (size !== undefined && size !== file.bytes) {
+        throw binaryError(
+          cassettePath,
+          `the sidecar file ${target} does not match its sha256 or size (${size} bytes, ${file.bytes} expected)`,
+          'Restore it from version control, or re-record it with `npx crashlab vitest --record`.',
+        )
+      }
       try {
         bytes = new Uint8Array(readFileSync(target))
       } catch (cause) {
         throw new CrashlabError(
           'E_CASSETTE_NOT_FOUND',
-          `cassette ${cassettePath} points at the binary body ${target} (${file.mediaType}), which could not be read (${(cause as Error).message}): restore the \`.files\` folder beside the cassette from version control, or re-record it with \`npx crashlab vitest --record\`.`,
+          `cassette ${cassettePath} points at the binary body ${target} (${clipText(file.mediaType, 60)}), which could not be read (${(cause as Error).message}): restore the \`.files\` folder beside the cassette from version control, or re-record it with \`npx crashlab vitest --record\`.`,
           { cause, subject: cassettePath },
         )
       }

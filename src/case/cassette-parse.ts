@@ -2,8 +2,14 @@ import { isUtf8 } from 'node:buffer'
 import { CrashlabError, formatIssues } from '../errors.ts'
 import { cassetteIssues } from './cassette-issues.ts'
 import { locateJsonError } from './cassette-json-error.ts'
+import { TOO_MANY_ISSUES } from './internal/bounded-safe-parse.ts'
+import { clipText, quoteValue } from './internal/clip-text.ts'
+import { describeBoundsProblem, findBoundsProblem } from './internal/json-bounds.ts'
+import { piecewiseSafeParse } from './internal/piecewise-parse.ts'
 import { CASSETTE_MIGRATIONS, type CassetteMigration, migrateCassette } from './migrations.ts'
 import { CASSETTE_FORMAT, CASSETTE_VERSION, type Cassette, CassetteSchema } from './schema/cassette.ts'
+import { stepNumberingIssues } from './schema/run.ts'
+import { StepSchema } from './schema/step.ts'
 
 /**
  * The largest cassette read unless `maxBytes` says otherwise: 16 MiB, about three times the largest
@@ -27,13 +33,21 @@ export interface ParseCassetteOptions {
   migrations?: readonly CassetteMigration[]
 }
 
+/**
+ * A run with at least this many steps is validated one step at a time, and validation stops after
+ * `MAX_REPORTED_ISSUES` problems: an invalid file of 100,000 tiny steps costs milliseconds, not seconds.
+ */
+const STEP_BY_STEP = 1000
+const MAX_REPORTED_ISSUES = 1000
+
 const RECORD_HINT = 're-record it by running its test with `npx crashlab vitest --record`'
 
 /**
  * Reads a cassette from its bytes or text, strictly: every problem is a `CrashlabError` with an
  * `E_CASSETTE_*` code, checked in this order: size (`E_CASSETTE_TOO_LARGE`), UTF-8 and JSON syntax
- * (`E_CASSETTE_MALFORMED`, with line and column), the envelope (`E_CASSETTE_MALFORMED` when it is not a
- * crashlab cassette), the format version (`E_CASSETTE_VERSION` when it is newer than this crashlab or no
+ * (`E_CASSETTE_MALFORMED`, with line and column), the shape bounds (`E_CASSETTE_MALFORMED` when nested
+ * deeper than 1,000 levels, `E_CASSETTE_TOO_LARGE` over 100,000 entries in one object or array or
+ * 1,000,000 in all), the envelope (`E_CASSETTE_MALFORMED` when it is not a crashlab cassette), the format version (`E_CASSETTE_VERSION` when it is newer than this crashlab or no
  * migration reaches it; older versions are migrated), then the schema (`E_CASSETTE_INVALID`, with every
  * failing path). A UTF-8 byte order mark is skipped: editors on Windows add one.
  *
@@ -79,6 +93,17 @@ export function parseCassette(input: string | Uint8Array, options: ParseCassette
     )
   }
 
+  // Before anything walks the document: the schema and the walkers after it are recursive.
+  const problem = findBoundsProblem(doc)
+  if (problem) {
+    throw new CrashlabError(
+      problem.kind === 'depth' ? 'E_CASSETTE_MALFORMED' : 'E_CASSETTE_TOO_LARGE',
+      `${where} ${describeBoundsProblem(problem)}; no cassette crashlab writes looks like that. ` +
+        `Check what wrote it, or ${RECORD_HINT}.`,
+      { subject },
+    )
+  }
+
   // JSON.parse keeps `-0` (and numbers that underflow to it, `-1e-400`); the canonical form writes 0, so a
   // loaded cassette holds 0 too, and loads the same after a write. Only text with a negative number pays.
   if (/[:[,]\s*-\d/.test(text)) replaceNegativeZero(doc)
@@ -87,7 +112,7 @@ export function parseCassette(input: string | Uint8Array, options: ParseCassette
   const version = envelope.version as number
   if (version > CASSETTE_VERSION) {
     const creator = envelope.creator as { version?: unknown } | undefined
-    const by = typeof creator?.version === 'string' ? ` ${creator.version}` : ''
+    const by = typeof creator?.version === 'string' ? ` ${clipText(creator.version, 40)}` : ''
     throw new CrashlabError(
       'E_CASSETTE_VERSION',
       `${where} was written by a newer crashlab${by} (format version ${version}; this crashlab reads up to ${CASSETTE_VERSION}): upgrade crashlab (npm install -D crashlab@latest).`,
@@ -99,12 +124,26 @@ export function parseCassette(input: string | Uint8Array, options: ParseCassette
       ? migrateCassette(envelope, { source: options.source, migrations: migrations(options.migrations) })
       : envelope
 
-  const result = CassetteSchema.safeParse(current)
-  if (!result.success) {
-    const issues = cassetteIssues(result.error.issues)
+  const result = piecewiseSafeParse(
+    CassetteSchema,
+    current,
+    { path: ['run', 'steps'], element: StepSchema, minLength: STEP_BY_STEP },
+    { maxIssues: MAX_REPORTED_ISSUES, extraIssues: stepNumberingIssues },
+  )
+  if (result === TOO_MANY_ISSUES) {
     throw new CrashlabError(
       'E_CASSETTE_INVALID',
-      `${where} does not match the cassette format (${issues.length} problem${issues.length === 1 ? '' : 's'}):\n` +
+      `${where} does not match the cassette format, with too many problems to list (the validator gave up): ` +
+        `it is most likely not a cassette written by crashlab. ${capitalize(RECORD_HINT)}.`,
+      { subject },
+    )
+  }
+  if (!result.success) {
+    const issues = cassetteIssues(result.issues)
+    const count = `${issues.length}${result.truncated ? '+' : ''} problem${issues.length === 1 ? '' : 's'}${result.truncated ? ', checking stopped there' : ''}`
+    throw new CrashlabError(
+      'E_CASSETTE_INVALID',
+      `${where} does not match the cassette format (${count}):\n` +
         `${formatIssues(issues)}\n` +
         `Fix the named fields, or ${RECORD_HINT}.`,
       { issues, subject },
@@ -153,7 +192,7 @@ function checkEnvelope(doc: unknown, where: string, subject: string | undefined)
       )
     }
     const said =
-      obj.format === undefined ? 'it has no "format" field' : `its "format" is ${preview(obj.format)}`
+      obj.format === undefined ? 'it has no "format" field' : `its "format" is ${quoteValue(obj.format, 40)}`
     throw new CrashlabError(
       'E_CASSETTE_MALFORMED',
       `${where} is not a crashlab cassette: ${said}, and a cassette says "format": "${CASSETTE_FORMAT}". ${capitalize(RECORD_HINT)}.`,
@@ -161,7 +200,8 @@ function checkEnvelope(doc: unknown, where: string, subject: string | undefined)
     )
   }
   if (!Number.isSafeInteger(obj.version)) {
-    const said = obj.version === undefined ? 'has no "version"' : `has "version": ${preview(obj.version)}`
+    const said =
+      obj.version === undefined ? 'has no "version"' : `has "version": ${quoteValue(obj.version, 40)}`
     throw new CrashlabError(
       'E_CASSETTE_MALFORMED',
       `${where} ${said}; a cassette's format version is an integer (this crashlab writes ${CASSETTE_VERSION}). ${capitalize(RECORD_HINT)}.`,
@@ -207,11 +247,6 @@ function formatBytes(n: number): string {
   if (n >= 1024 * 1024) return `${Number((n / (1024 * 1024)).toFixed(1))} MiB`
   if (n >= 1024) return `${Number((n / 1024).toFixed(1))} KiB`
   return `${n} B`
-}
-
-function preview(v: unknown): string {
-  const s = JSON.stringify(v) ?? String(v)
-  return s.length > 40 ? `${s.slice(0, 40)}…` : s
 }
 
 function capitalize(s: string): string {

@@ -11,6 +11,7 @@ import { serializeCassette } from './cassette-serialize.ts'
 import { writeFileAtomic } from './internal/atomic-write.ts'
 import { CASSETTE_FORMAT, CASSETTE_VERSION, type Cassette, CassetteSchema } from './schema/cassette.ts'
 import type { RedactionInfo, Run, RunRedactionRecord } from './schema/run.ts'
+import type { BodyFile } from './schema/step.ts'
 
 export interface WriteCassetteOptions {
   /** The redaction rules; the default redactor (built-in rules plus those added process-wide) when omitted. */
@@ -53,6 +54,43 @@ export interface WriteCassetteOptions {
  * cassette.run.redaction.status // 'none' | 'redacted' | 'partial'
  */
 export function writeCassette(path: string, run: Run, options: WriteCassetteOptions = {}): Cassette {
+  const { cassette, text, files, held } = prepareCassette(path, run, options)
+  // Sidecars first: a reader that sees the new cassette finds every file it points at.
+  writeCassetteBinaries(path, files, held)
+  writeFileAtomic(path, text)
+  pruneCassetteBinaries(path, new Set(files.map((f) => f.sha256)))
+  for (const file of files) {
+    const bytes = held.get(file.sha256)
+    if (bytes) attachBinary(file, bytes)
+  }
+  return cassette
+}
+
+/** What `prepareCassette` returns: everything `writeCassette` writes, nothing written yet. */
+export interface PreparedCassette {
+  /** The cassette as it will be written: redacted and validated. */
+  cassette: Cassette
+  /** Its canonical text. */
+  text: string
+  /** Its binary bodies. */
+  files: BodyFile[]
+  /** The bytes this process holds for them, by sha256. */
+  held: Map<string, Uint8Array>
+}
+
+/**
+ * Every step of `writeCassette` but the writes: envelope, redaction, validation, canonical text. It
+ * throws exactly what `writeCassette` would throw before touching the disk, so a caller can check a
+ * run without writing it (`crashlab validate` checks a file the way `crashlab import` stores it).
+ *
+ * @example
+ * const { cassette } = prepareCassette('runs/01JH….cassette.json', run, { onWarning: () => {} })
+ */
+export function prepareCassette(
+  path: string,
+  run: Run,
+  options: WriteCassetteOptions = {},
+): PreparedCassette {
   const envelope = {
     format: CASSETTE_FORMAT,
     version: CASSETTE_VERSION,
@@ -92,18 +130,10 @@ export function writeCassette(path: string, run: Run, options: WriteCassetteOpti
         'that loading accepts by default: load it with a larger `maxBytes`, or keep large media and tool results out of the run.',
     )
   }
-  // Sidecars first: a reader that sees the new cassette finds every file it points at.
   const files = bodyFilesOf(result.data.run)
   const held = collectBinaries(run)
   for (const [sha, bytes] of options.binaries ?? []) held.set(sha, bytes)
-  writeCassetteBinaries(path, files, held)
-  writeFileAtomic(path, text)
-  pruneCassetteBinaries(path, new Set(files.map((f) => f.sha256)))
-  for (const file of files) {
-    const bytes = held.get(file.sha256)
-    if (bytes) attachBinary(file, bytes)
-  }
-  return result.data
+  return { cassette: result.data, text, files, held }
 }
 
 /**

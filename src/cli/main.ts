@@ -12,6 +12,7 @@ import { forkCommand } from './commands/fork.ts'
 import { importRun } from './commands/import.ts'
 import { inspect } from './commands/inspect.ts'
 import { ls } from './commands/ls.ts'
+import { redact } from './commands/redact.ts'
 import { replay } from './commands/replay.ts'
 import { report } from './commands/report.ts'
 import { scan } from './commands/scan.ts'
@@ -19,6 +20,7 @@ import { show } from './commands/show.ts'
 import { validate } from './commands/validate.ts'
 import { verifyCommand } from './commands/verify.ts'
 import { vitest } from './commands/vitest.ts'
+import { strictCommands } from './internal/strict-commands.ts'
 
 /** The root `crashlab` command and its subcommands. */
 export const main = defineCommand({
@@ -27,25 +29,31 @@ export const main = defineCommand({
     version: VERSION,
     description: 'Crash-test AI agents: record, replay offline, grade, diagnose and fix agent runs.',
   },
-  subCommands: {
-    ls,
-    show,
-    check,
-    export: exportRun,
-    import: importRun,
-    replay,
-    fork: forkCommand,
-    diff,
-    diagnose: diagnoseCommand,
-    fix: fixCommand,
-    verify: verifyCommand,
-    'export-test': exportTestCommand,
-    report,
-    validate,
-    inspect,
-    scan,
-    config,
-    vitest,
-    bench: benchCommand,
-  },
+  // Every command rejects flags it does not declare, except `vitest`, which passes them on to Vitest;
+  // and none lets a stack trace reach the user (src/cli/internal/strict-commands.ts).
+  subCommands: strictCommands(
+    {
+      ls,
+      show,
+      check,
+      export: exportRun,
+      import: importRun,
+      replay,
+      fork: forkCommand,
+      diff,
+      diagnose: diagnoseCommand,
+      fix: fixCommand,
+      verify: verifyCommand,
+      'export-test': exportTestCommand,
+      report,
+      validate,
+      inspect,
+      scan,
+      redact,
+      config,
+      vitest,
+      bench: benchCommand,
+    },
+    { passThrough: ['vitest'] },
+  ),
 })

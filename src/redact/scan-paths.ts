@@ -1,13 +1,24 @@
-import { readdir, readFile, stat } from 'node:fs/promises'
+import { type FileHandle, open, readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { CrashlabError } from '../errors.ts'
 import { type ScanContext, scanContext } from './internal/scan-context.ts'
+import { scanString } from './internal/scan-string.ts'
 import { scanDocumentWith } from './scan-document.ts'
 import { scanTextWith } from './scan-text.ts'
 import type { ScanFinding, ScanOptions, ScanReport } from './scan-types.ts'
 
 /** What crashlab writes or reads: cassettes, AgentCase files, run stores, snapshots, HTML reports. */
 const SCANNED = /\.(?:json|agentcase|jsonl|snap|html)$/i
+
+/**
+ * Files up to this size are read whole and scanned as documents (the cassette size bound, 16 MiB).
+ * Larger ones are scanned as text, `PIECE_BYTES` at a time, each piece read with `OVERLAP_BYTES` of
+ * its neighbours so that a secret across a boundary is still seen whole: memory stays bounded whatever
+ * the file (a 200 MB log once took 824 MB and ended in a RangeError).
+ */
+const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024
+const PIECE_BYTES = 4 * 1024 * 1024
+const OVERLAP_BYTES = 64 * 1024
 
 /** Dependencies and hidden folders are not ours to scan, except crashlab's own store. */
 function skipDir(name: string): boolean {
@@ -80,6 +91,82 @@ export async function scanPaths(paths: string[], options: ScanOptions = {}): Pro
     else files.push(p)
   }
   const findings: ScanFinding[] = []
-  for (const file of files) findings.push(...scanFile(file, await readFile(file, 'utf8'), ctx))
+  for (const file of files) findings.push(...(await scanOne(file, ctx)))
   return { files: files.length, findings }
+}
+
+async function scanOne(file: string, ctx: ScanContext): Promise<ScanFinding[]> {
+  try {
+    const { size } = await stat(file)
+    if (size > MAX_DOCUMENT_BYTES) return await scanInPieces(file, size, ctx)
+    return scanFile(file, await readFile(file, 'utf8'), ctx)
+  } catch (cause) {
+    if (cause instanceof CrashlabError) throw cause
+    throw new CrashlabError(
+      'E_FILE_NOT_FOUND',
+      `cannot scan ${file}: it could not be read (${(cause as NodeJS.ErrnoException).code ?? (cause as Error).message}); check its permissions, or leave it out of the paths`,
+      { cause, subject: file },
+    )
+  }
+}
+
+/**
+ * A file over `MAX_DOCUMENT_BYTES`, as text, one piece at a time. Piece k covers the bytes
+ * [start, end) and is read with up to `OVERLAP_BYTES` before and after; only findings that start inside
+ * [start, end) are kept, so each is reported once, with its line. Boundaries are moved back to the start
+ * of a UTF-8 character.
+ */
+async function scanInPieces(file: string, size: number, ctx: ScanContext): Promise<ScanFinding[]> {
+  const fileCtx: ScanContext = { ...ctx, file }
+  const findings: ScanFinding[] = []
+  let handle: FileHandle | undefined
+  try {
+    handle = await open(file, 'r')
+    let start = 0
+    let linesBefore = 0 // newlines in [0, start)
+    while (start < size) {
+      const from = Math.max(0, start - OVERLAP_BYTES)
+      const to = Math.min(size, start + PIECE_BYTES + OVERLAP_BYTES)
+      const buf = Buffer.alloc(to - from)
+      const { bytesRead } = await handle.read(buf, 0, buf.length, from)
+      const bytes = buf.subarray(0, bytesRead)
+      let end = Math.min(size, start + PIECE_BYTES, from + bytes.length)
+      while (end < size && end > start && (bytes[end - from]! & 0xc0) === 0x80) end--
+      const text = bytes.toString('utf8')
+      // `start` and `end` are character starts, so these prefixes decode exactly as in `text`.
+      const mainFrom = charLength(bytes, start - from)
+      const mainTo = charLength(bytes, end - from)
+      const hits = scanString(text, fileCtx, { allowed: false, text: true }).filter(
+        (f) => f.start >= mainFrom && f.start < mainTo,
+      )
+      if (hits.length > 0) {
+        // Lines: those before the piece's own bytes, plus the newlines from there to each hit.
+        const starts: number[] = []
+        for (let i = text.indexOf('\n', mainFrom); i !== -1 && i < mainTo; i = text.indexOf('\n', i + 1))
+          starts.push(i)
+        for (const f of hits) {
+          let lo = 0
+          let hi = starts.length
+          while (lo < hi) {
+            const mid = (lo + hi) >> 1
+            if (starts[mid]! < f.start) lo = mid + 1
+            else hi = mid
+          }
+          const n = lo
+          findings.push({ file, pointer: null, line: linesBefore + n + 1, rule: f.rule, excerpt: f.excerpt })
+        }
+      }
+      for (let i = start - from; i < end - from; i++) if (bytes[i] === 0x0a) linesBefore++
+      if (end <= start) break
+      start = end
+    }
+  } finally {
+    await handle?.close()
+  }
+  return findings
+}
+
+/** How many UTF-16 units the first `byteCount` bytes decode to. */
+function charLength(bytes: Buffer, byteCount: number): number {
+  return bytes.subarray(0, byteCount).toString('utf8').length
 }

@@ -1,14 +1,15 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { loadCassette } from '../case/cassette-load.ts'
 import { writeCassette } from '../case/cassette-write.ts'
 import { type Run, RunIdSchema } from '../case/schema/run.ts'
+import { CrashlabError } from '../errors.ts'
 import { finalizeJournals } from './internal/finalize-journals.ts'
-import { IndexDb } from './internal/index-db.ts'
+import type { IndexDb } from './internal/index-db.ts'
 import { rowOf, summaryOf } from './internal/index-row.ts'
 import { JournalFile } from './internal/journal-file.ts'
-import { rebuildIndex } from './internal/rebuild-index.ts'
-import { ambiguousError, notFoundError } from './internal/store-errors.ts'
+import { openIndex } from './internal/open-index.ts'
+import { ambiguousError, notFoundError, readOnlyError } from './internal/store-errors.ts'
 import type { JournalInit, ListFilter, RunJournal, RunStore, SaveOptions, StoredRunSummary } from './types.ts'
 
 const ULID_PREFIX = /^[0-9A-HJKMNP-TV-Z]{1,26}$/
@@ -18,8 +19,10 @@ const CANDIDATES = 10
 /**
  * The store in a folder: `index.db` (SQLite, WAL), `runs/<id>.cassette.json` (one redacted cassette
  * per run, with its `.files/` sidecars), `journal/<id>.jsonl` (runs in flight). Opening it creates the
- * folder and, when `index.db` is missing, rebuilds the index from the cassettes. `openStore()` is the
- * usual way in: it also finds the folder and finalizes the journals of dead processes.
+ * folder and, when `index.db` is missing, empty or another program's database, (re)builds the index
+ * from the cassettes. A store this process cannot write is opened read-only (`readOnly`): reading works,
+ * every write is `E_STORE_READ_ONLY`. `openStore()` is the usual way in: it also finds the folder and
+ * finalizes the journals of dead processes.
  *
  * @example
  * const store = new LocalRunStore('/repo/.crashlab')
@@ -28,23 +31,18 @@ const CANDIDATES = 10
  */
 export class LocalRunStore implements RunStore {
   readonly dir: string
+  readonly readOnly: boolean
   private readonly index: IndexDb
 
   constructor(dir: string) {
     this.dir = dir
-    mkdirSync(join(dir, 'runs'), { recursive: true })
-    mkdirSync(join(dir, 'journal'), { recursive: true })
-    // Runs captured in production hold real conversations: keep them out of version control by default.
-    const ignore = join(dir, '.gitignore')
-    if (!existsSync(ignore))
-      writeFileSync(ignore, '# crashlab run store: local data, not for version control\n*\n')
-    const indexPath = join(dir, 'index.db')
-    const fresh = !existsSync(indexPath)
-    this.index = new IndexDb(indexPath)
-    if (fresh) rebuildIndex(dir, this.index)
+    const opened = openIndex(dir)
+    this.index = opened.index
+    this.readOnly = opened.readOnly
   }
 
   save(run: Run, options: SaveOptions = {}): StoredRunSummary {
+    if (this.readOnly) throw readOnlyError(this.dir, `save run ${run?.id}`)
     const tags = [...new Set([...(Array.isArray(run.tags) ? run.tags : []), ...(options.tags ?? [])])]
     const toWrite = tags.length === run.tags?.length ? run : { ...run, tags }
     const written = writeCassette(this.cassettePath(run.id), toWrite, { redactor: options.redactor })
@@ -87,27 +85,35 @@ export class LocalRunStore implements RunStore {
   }
 
   tag(ref: string, ...tags: string[]): void {
+    if (this.readOnly) throw readOnlyError(this.dir, `tag run ${ref}`)
     this.index.addTags(this.resolve(ref), checkTags(tags))
   }
 
   untag(ref: string, ...tags: string[]): void {
+    if (this.readOnly) throw readOnlyError(this.dir, `untag run ${ref}`)
     this.index.removeTags(this.resolve(ref), checkTags(tags))
   }
 
   cassettePath(id: string): string {
     if (!RunIdSchema.safeParse(id).success) {
-      throw new TypeError(`[crashlab] ${JSON.stringify(id)} is not a run id (a ULID of 26 characters)`)
+      throw new CrashlabError(
+        'E_RUN_NOT_FOUND',
+        `${JSON.stringify(String(id).slice(0, 40))} is not a run id (a ULID of 26 characters)`,
+      )
     }
     return join(this.dir, relativeCassette(id))
   }
 
   startJournal(init: JournalInit): RunJournal {
+    if (this.readOnly) throw readOnlyError(this.dir, `journal run ${init.id}`)
     return new JournalFile(this.dir, init, this.cassettePath(init.id), (run, options) =>
       this.save(run, options),
     )
   }
 
   finalizeJournals(): number {
+    // Journals of dead processes wait until the store can be written: nothing is lost meanwhile.
+    if (this.readOnly) return 0
     return finalizeJournals({
       dir: this.dir,
       has: (id) => this.index.has(id),

@@ -129,6 +129,11 @@ export interface RunJournal {
  */
 export interface RunStore {
   readonly dir: string
+  /**
+   * True when this process can only read the store (a read-only folder or mount): listing, showing and
+   * loading work; `save`, `tag`, `untag` and `startJournal` throw `E_STORE_READ_ONLY`.
+   */
+  readonly readOnly?: boolean
   /** Writes the redacted cassette atomically and its index row; saving the same id again updates both. */
   save(run: Run, options?: SaveOptions): StoredRunSummary
   /** The stored run: by id, unique id prefix, or `last` (the newest). Tags are the index's. */

@@ -1,4 +1,5 @@
 import { CrashlabError } from '../../errors.ts'
+import { boundedSafeParse, TOO_MANY_ISSUES } from '../internal/bounded-safe-parse.ts'
 import { type Run, RunSchema } from '../schema/run.ts'
 import { CRASHLAB_EXTENSION, RootExtensionSchema } from './internal/crashlab-extension.ts'
 import { damaged, importCrashlabCase } from './internal/import-crashlab.ts'
@@ -39,7 +40,8 @@ export function fromAgentCase(c: AgentCase, options: FromAgentCaseOptions = {}):
   let run: Run
   if (ext === undefined) run = importForeignCase(c)
   else {
-    const root = RootExtensionSchema.safeParse(ext)
+    const root = boundedSafeParse(RootExtensionSchema, ext)
+    if (root === TOO_MANY_ISSUES) throw tooManyIssues(source)
     if (!root.success) {
       throw damaged(source, zodIssuesToValidationIssues(root.error.issues), [
         'extensions',
@@ -48,7 +50,8 @@ export function fromAgentCase(c: AgentCase, options: FromAgentCaseOptions = {}):
     }
     run = importCrashlabCase(c, root.data, source)
   }
-  const checked = RunSchema.safeParse(run)
+  const checked = boundedSafeParse(RunSchema, run)
+  if (checked === TOO_MANY_ISSUES) throw tooManyIssues(source)
   if (!checked.success) {
     const issues = zodIssuesToValidationIssues(checked.error.issues).map((i) => ({
       ...i,
@@ -62,4 +65,12 @@ export function fromAgentCase(c: AgentCase, options: FromAgentCaseOptions = {}):
   }
   // The checked copy, not `run`: zod's output has no key the schema does not know.
   return checked.data
+}
+
+function tooManyIssues(source: string): CrashlabError {
+  return new CrashlabError(
+    'E_AGENTCASE_INVALID',
+    `${source} does not give a valid crashlab run, with too many problems to list. If the case was edited, re-export it, or import it with { useExtensions: false }.`,
+    { subject: source },
+  )
 }

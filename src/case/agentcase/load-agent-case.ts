@@ -17,8 +17,14 @@ export function loadAgentCase(path: string, options: Omit<ParseAgentCaseOptions,
   try {
     fd = openSync(path, 'r')
   } catch (cause) {
-    // Only "not there" is ours to explain; a permission error is clearer in the system's own words.
-    if ((cause as NodeJS.ErrnoException).code !== 'ENOENT') throw cause
+    const code = (cause as NodeJS.ErrnoException).code
+    if (code !== 'ENOENT') {
+      throw new CrashlabError(
+        'E_FILE_NOT_FOUND',
+        `${path} could not be read (${code ?? (cause as Error).message}). Check its permissions and the path.`,
+        { cause, subject: path },
+      )
+    }
     throw new CrashlabError(
       'E_FILE_NOT_FOUND',
       `no AgentCase file at ${path}. Check the path, or export one with toAgentCase + writeAgentCase.`,

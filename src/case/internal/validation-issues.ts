@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import type { ValidationIssue } from '../../errors.ts'
+import { clipText } from './clip-text.ts'
 
 /**
  * Paths in the notation of the AgentCase layered diff: `$`, `.key` (or `['key']` when the key is not an
@@ -20,12 +21,16 @@ export function jsonPath(segments: readonly PropertyKey[]): string {
   for (const seg of segments) {
     if (typeof seg === 'number') out += `[${seg}]`
     else {
-      const key = String(seg)
+      // A key of a million characters is still one field: quote its start, never all of it.
+      const key = clipText(String(seg), MAX_KEY_CHARS)
       out += IDENTIFIER.test(key) ? `.${key}` : `['${key.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}']`
     }
   }
   return out
 }
+
+/** The longest key a path spells out. */
+const MAX_KEY_CHARS = 60
 
 export interface ToValidationIssuesOptions {
   /** The message for a key the strict schema does not know; it should say where such data can go. */
@@ -48,7 +53,11 @@ export function toValidationIssues(
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
-        out.push({ code: issue.code, path: jsonPath([...issue.path, key]), message: options.unknownKey(key) })
+        out.push({
+          code: issue.code,
+          path: jsonPath([...issue.path, key]),
+          message: options.unknownKey(clipText(key, MAX_KEY_CHARS)),
+        })
       }
       continue
     }

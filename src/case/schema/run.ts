@@ -174,19 +174,34 @@ export const RunSchema = z
       // the run may therefore be only partly valid here.
       const steps: unknown = (run as { steps?: unknown }).steps
       if (!Array.isArray(steps)) return
-      for (let i = 0; i < steps.length; i++) {
-        const index: unknown = (steps[i] as { index?: unknown } | null)?.index
-        if (typeof index === 'number' && index !== i) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['steps', i, 'index'],
-            message: `step ${i} says it is step ${index}: steps are numbered from 0 in order`,
-          })
-        }
-      }
+      for (const issue of stepNumberingIssues(steps)) ctx.addIssue({ code: 'custom', ...issue })
     },
     { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
   )
+
+/**
+ * The cross-step rule of a run: step `i` says `index: i`. Checked on steps that may be only partly
+ * valid (a non-number index is the step schema's to report). Internal: the run schema and the
+ * cassette loader, which validates long step lists one step at a time, share it.
+ *
+ * @example
+ * stepNumberingIssues([{ index: 0 }, { index: 2 }]) // [{ path: ['steps', 1, 'index'], message: 'step 1 says …' }]
+ */
+export function stepNumberingIssues(
+  steps: readonly unknown[],
+): Array<{ path: Array<string | number>; message: string }> {
+  const out: Array<{ path: Array<string | number>; message: string }> = []
+  for (let i = 0; i < steps.length; i++) {
+    const index: unknown = (steps[i] as { index?: unknown } | null)?.index
+    if (typeof index === 'number' && index !== i) {
+      out.push({
+        path: ['steps', i, 'index'],
+        message: `step ${i} says it is step ${index}: steps are numbered from 0 in order`,
+      })
+    }
+  }
+  return out
+}
 
 export type RunId = z.infer<typeof RunIdSchema>
 export type RunStatus = z.infer<typeof RunStatusSchema>

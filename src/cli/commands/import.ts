@@ -1,8 +1,6 @@
 import { defineCommand } from 'citty'
-import { fromAgentCase } from '../../case/agentcase/index.ts'
-import type { Run } from '../../case/schema/run.ts'
+import { checkCaseFile } from '../internal/check-case-file.ts'
 import { configRedactor } from '../internal/config-redactor.ts'
-import { loadCaseFile } from '../internal/load-case-file.ts'
 import { reportError } from '../internal/report-error.ts'
 import { STORE_DIR_ARG, withStore } from '../internal/store-args.ts'
 
@@ -24,10 +22,9 @@ export const importRun = defineCommand({
       const redactor = await configRedactor()
       await withStore(args.dir, (store) => {
         for (const file of files) {
-          const loaded = loadCaseFile(file)
-          const run: Run =
-            loaded.kind === 'cassette' ? loaded.value.run : fromAgentCase(loaded.value, { source: file })
           const tags = ['imported', ...(args.tag ? [args.tag] : [])]
+          // The check `crashlab validate` makes: a file it accepts is stored here.
+          const { run } = checkCaseFile(file, redactor ? { redactor, tags } : { tags })
           const saved = store.save(run, redactor ? { tags, redactor } : { tags })
           console.log(`imported ${file} as ${saved.id} (${saved.name}, ${saved.steps} steps)`)
         }

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs'
-import { type AgentCase, parseAgentCase } from '../../case/agentcase/index.ts'
-import { type Cassette, parseCassette } from '../../case/index.ts'
+import { type AgentCase, loadAgentCase, parseAgentCase } from '../../case/agentcase/index.ts'
+import { type Cassette, loadCassette, loadCassetteBinaries, parseCassette } from '../../case/index.ts'
 import { CrashlabError } from '../../errors.ts'
 
 export type CaseFile =
@@ -16,6 +16,11 @@ const DEFAULT_MAX_BYTES = 16 * 1024 * 1024
 /**
  * Loads an AgentCase or a crashlab cassette, telling them apart by their format field (and, for a file
  * that is not JSON at all, by its extension), so that every error comes from the right strict reader.
+ * A cassette's sidecar files (binary bodies) are read and checked too. Every failure is a CrashlabError.
+ *
+ * @example
+ * const file = loadCaseFile('failures/refund.agentcase')
+ * file.kind // 'agentcase'
  */
 export function loadCaseFile(path: string, options: LoadCaseFileOptions = {}): CaseFile {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES
@@ -31,9 +36,22 @@ export function loadCaseFile(path: string, options: LoadCaseFileOptions = {}): C
     })
   }
   const kindByName = path.endsWith('.agentcase') ? 'agentcase' : 'cassette'
-  if (size > maxBytes) return parseAs(kindByName, path, new Uint8Array(size), maxBytes)
+  // Over the bound: each reader refuses it from its size, without reading it.
+  if (size > maxBytes) {
+    if (kindByName === 'agentcase') loadAgentCase(path, { maxBytes })
+    else loadCassette(path, { maxBytes, binaries: false })
+  }
 
-  const bytes = readFileSync(path)
+  let bytes: Buffer
+  try {
+    bytes = readFileSync(path)
+  } catch (cause) {
+    throw new CrashlabError(
+      'E_FILE_NOT_FOUND',
+      `${path} could not be read (${(cause as NodeJS.ErrnoException).code ?? (cause as Error).message}). Check its permissions.`,
+      { cause, subject: path },
+    )
+  }
   let root: unknown
   try {
     root = JSON.parse(bytes.toString('utf8'))
@@ -55,5 +73,7 @@ export function loadCaseFile(path: string, options: LoadCaseFileOptions = {}): C
 
 function parseAs(kind: CaseFile['kind'], path: string, bytes: Uint8Array, maxBytes: number): CaseFile {
   if (kind === 'agentcase') return { kind, path, value: parseAgentCase(bytes, { maxBytes, source: path }) }
-  return { kind, path, value: parseCassette(bytes, { maxBytes, source: path }) }
+  const value = parseCassette(bytes, { maxBytes, source: path })
+  loadCassetteBinaries(path, value)
+  return { kind, path, value }
 }

@@ -1,11 +1,30 @@
+import { dirname } from 'node:path'
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
+import { pathToFileURL } from 'node:url'
+import { CrashlabError } from '../../errors.ts'
 import type { ListFilter } from '../types.ts'
 import { type IndexRow, ROW_COLUMNS, SEVERITY_RANK } from './index-row.ts'
 import { sqlite } from './load-sqlite.ts'
-import { busyError, corruptError, isCorruption, isSqliteBusy } from './store-errors.ts'
+import {
+  accessError,
+  busyError,
+  corruptError,
+  isCorruption,
+  isSqliteAccess,
+  isSqliteBusy,
+  isSqliteError,
+  isSqliteFull,
+  isSqliteReadOnly,
+  readOnlyError,
+} from './store-errors.ts'
 
 /** The index format this crashlab writes (`PRAGMA user_version`). */
 export const INDEX_VERSION = 1
+/**
+ * `PRAGMA application_id` of crashlab's index ("CRLB"), so that a file can be told apart from another
+ * program's SQLite database. Indexes written before it was set have 0 and are recognized by their tables.
+ */
+export const INDEX_APPLICATION_ID = 0x43524c42
 /** How long a writer waits for another process's transaction before giving up. */
 const BUSY_TIMEOUT_MS = 10_000
 
@@ -43,12 +62,16 @@ export type RowWithTags = IndexRow & { tags_json: string | null }
  */
 export class IndexDb {
   readonly path: string
+  /** Opened for reading only (a read-only store): every write is `E_STORE_READ_ONLY`. */
+  readonly readOnly: boolean
   private readonly db: DatabaseSync
   private readonly statements = new Map<string, StatementSync>()
 
-  constructor(path: string) {
+  /** `path` may be `:memory:`: the index of a read-only store whose own index cannot be used. */
+  constructor(path: string, options: { readOnly?: boolean } = {}) {
     this.path = path
-    this.db = this.guard(() => new (sqlite().DatabaseSync)(path))
+    this.readOnly = options.readOnly === true
+    this.db = this.guard(() => (this.readOnly ? openReadOnly(path) : new (sqlite().DatabaseSync)(path)))
     // Switching a new file to WAL takes a lock that SQLite may refuse at once (without waiting) while
     // another process is creating the same store: try again a few times before giving up.
     for (let attempt = 1; ; attempt++) {
@@ -78,6 +101,7 @@ export class IndexDb {
         true,
       )
     }
+    if (this.readOnly) return
     const mode = (this.db.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode
     if (mode !== 'wal') this.db.exec('PRAGMA journal_mode = WAL')
     // FULL: a commit is on disk when save() returns, like the cassette it points at.
@@ -85,6 +109,7 @@ export class IndexDb {
     if (version === INDEX_VERSION) return
     this.write(() => {
       this.db.exec(SCHEMA)
+      this.db.exec(`PRAGMA application_id = ${INDEX_APPLICATION_ID}`)
       this.db.exec(`PRAGMA user_version = ${INDEX_VERSION}`)
     })
   }
@@ -208,6 +233,7 @@ export class IndexDb {
 
   /** Runs `fn` in one `BEGIN IMMEDIATE` transaction: the write lock first, so no upgrade can deadlock. */
   private write<T>(fn: () => T): T {
+    if (this.readOnly) throw readOnlyError(dirname(this.path), 'write the run index')
     return this.guard(() => {
       this.db.exec('BEGIN IMMEDIATE')
       try {
@@ -221,14 +247,46 @@ export class IndexDb {
     })
   }
 
-  /** Turns SQLite's corruption and lock errors into crashlab's, naming the file. */
+  /** Turns every SQLite error into crashlab's, naming the file: none reaches a user untyped. */
   private guard<T>(fn: () => T): T {
     try {
       return fn()
     } catch (error) {
-      if (isCorruption(error)) throw corruptError(this.path, (error as Error).message, error)
+      const message = (error as Error).message
+      if (isCorruption(error)) throw corruptError(this.path, message, error)
       if (isSqliteBusy(error)) throw busyError(this.path, BUSY_TIMEOUT_MS, error)
+      if (isSqliteReadOnly(error)) throw readOnlyError(dirname(this.path), 'write the run index', error)
+      if (isSqliteFull(error)) {
+        throw new CrashlabError(
+          'E_WRITE_FAILED',
+          `the run index ${this.path} could not be written: the disk is full. Nothing was changed; free some space and try again.`,
+          { cause: error, subject: this.path },
+        )
+      }
+      if (isSqliteAccess(error))
+        throw accessError(dirname(this.path), `its index ${this.path} cannot be opened (${message})`, error)
+      if (isSqliteError(error)) throw corruptError(this.path, message, error)
       throw error
     }
   }
+}
+
+/**
+ * A read-only connection (also how an existing file is first looked at: nothing is written to a file
+ * before it is known to be crashlab's index). SQLite needs the `-shm` file of a WAL database, which a read-only folder
+ * cannot get once the last writer removed it: the file is then opened as immutable (no locks, no WAL),
+ * which is right for a store nobody can write.
+ */
+export function openReadOnly(path: string): DatabaseSync {
+  const { DatabaseSync } = sqlite()
+  let db: DatabaseSync | undefined
+  try {
+    db = new DatabaseSync(path, { readOnly: true })
+    db.prepare('SELECT count(*) AS n FROM sqlite_schema').get()
+    return db
+  } catch (error) {
+    if (db?.isOpen) db.close()
+    if (!isSqliteReadOnly(error) && !isSqliteAccess(error)) throw error
+  }
+  return new DatabaseSync(`${pathToFileURL(path).href}?immutable=1`, { readOnly: true })
 }

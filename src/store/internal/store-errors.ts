@@ -1,8 +1,13 @@
 import { CrashlabError } from '../../errors.ts'
 
 /** SQLite's primary result codes crashlab reacts to (extended codes carry them in their low byte). */
+const SQLITE_PERM = 3
 const SQLITE_BUSY = 5
+const SQLITE_READONLY = 8
+const SQLITE_IOERR = 10
 const SQLITE_CORRUPT = 11
+const SQLITE_FULL = 13
+const SQLITE_CANTOPEN = 14
 const SQLITE_NOTADB = 26
 
 function sqliteCode(error: unknown): number | undefined {
@@ -18,6 +23,58 @@ export function isCorruption(error: unknown): boolean {
 
 export function isSqliteBusy(error: unknown): boolean {
   return sqliteCode(error) === SQLITE_BUSY
+}
+
+/** True for "attempt to write a readonly database" (a read-only file, folder or mount). */
+export function isSqliteReadOnly(error: unknown): boolean {
+  return sqliteCode(error) === SQLITE_READONLY
+}
+
+/** True when SQLite could not open or reach the file: permissions, a folder in its place, an I/O error. */
+export function isSqliteAccess(error: unknown): boolean {
+  const code = sqliteCode(error)
+  return code === SQLITE_CANTOPEN || code === SQLITE_PERM || code === SQLITE_IOERR
+}
+
+export function isSqliteFull(error: unknown): boolean {
+  return sqliteCode(error) === SQLITE_FULL
+}
+
+/** Any error node:sqlite raised (they carry SQLite's numeric `errcode`). */
+export function isSqliteError(error: unknown): boolean {
+  return sqliteCode(error) !== undefined
+}
+
+/**
+ * The store folder (or its index) cannot be used at all: not a folder, no permission to read it.
+ *
+ * @example
+ * throw accessError('/repo/.crashlab', 'it is a file, not a folder')
+ */
+export function accessError(dir: string, reason: string, cause?: unknown): CrashlabError {
+  return new CrashlabError(
+    'E_STORE_ACCESS',
+    `the run store ${dir} cannot be used: ${reason}. Point crashlab at a store folder it can read ` +
+      "(`--dir <folder>`, $CRASHLAB_DIR, or the config file's store.dir), or fix the permissions.",
+    { cause, subject: dir },
+  )
+}
+
+/**
+ * A write (save, tag, journal) to a store this process may only read: a read-only folder or mount.
+ * Reading commands work on such a store; this names what was refused.
+ *
+ * @example
+ * throw readOnlyError('/mnt/ro/.crashlab', 'save run 01JH…')
+ */
+export function readOnlyError(dir: string, action: string, cause?: unknown): CrashlabError {
+  return new CrashlabError(
+    'E_STORE_READ_ONLY',
+    `cannot ${action}: the run store ${dir} is read-only for this process (listing and showing runs work; ` +
+      'saving, tagging and capturing do not). Nothing was changed. Use a writable store (`--dir <folder>` ' +
+      'or $CRASHLAB_DIR), or make this one writable.',
+    { cause, subject: dir },
+  )
 }
 
 /**

@@ -1,4 +1,5 @@
 import { CrashlabError } from '../../../errors.ts'
+import { clipText, quoteValue } from '../../internal/clip-text.ts'
 import { AGENTCASE_FORMAT_NAME, AGENTCASE_SUPPORTED_VERSIONS } from '../schema.ts'
 
 /**
@@ -24,7 +25,7 @@ export function checkAgentCaseHeader(value: unknown, source: string): Record<str
   }
   const root = value as Record<string, unknown>
   if (root.format_name !== AGENTCASE_FORMAT_NAME) {
-    const found = 'format_name' in root ? `format_name ${JSON.stringify(root.format_name)}` : 'no format_name'
+    const found = 'format_name' in root ? `format_name ${quoteValue(root.format_name)}` : 'no format_name'
     throw new CrashlabError(
       'E_AGENTCASE_FORMAT',
       `${source} has ${found}; an AgentCase has format_name "agentcase". Check that this is an .agentcase file (crashlab cassettes are read with loadCassette).`,
@@ -37,14 +38,14 @@ export function checkAgentCaseHeader(value: unknown, source: string): Record<str
     // string this reader does not know, so "upgrade crashlab" is only ever suggested when it can help.
     throw new CrashlabError(
       'E_AGENTCASE_FORMAT',
-      `${source} has format_version ${'format_version' in root ? JSON.stringify(version) : 'missing'}; it must be a string such as "0.1". Fix the writer that produced the file.`,
+      `${source} has format_version ${'format_version' in root ? quoteValue(version) : 'missing'}; it must be a string such as "0.1". Fix the writer that produced the file.`,
       { subject: source },
     )
   }
   if (!(AGENTCASE_SUPPORTED_VERSIONS as readonly string[]).includes(version)) {
     throw new CrashlabError(
       'E_AGENTCASE_VERSION',
-      `${source}: unsupported AgentCase format version '${version}'; supported: ${AGENTCASE_SUPPORTED_VERSIONS.join(', ')}. Upgrade crashlab if a newer release reads it, or re-export the case as AgentCase 0.1.`,
+      `${source}: unsupported AgentCase format version '${clipText(version, 40)}'; supported: ${AGENTCASE_SUPPORTED_VERSIONS.join(', ')}. Upgrade crashlab if a newer release reads it, or re-export the case as AgentCase 0.1.`,
       { subject: source },
     )
   }

@@ -1,16 +1,10 @@
 import { CrashlabError } from '../../../errors.ts'
+import { checkAgentCaseBounds } from './check-bounds.ts'
 
 /**
  * The first three steps of the AgentCase reader: size, UTF-8, JSON. Each has its own error code, so a
  * caller (or the CLI) can tell "too big" from "not text" from "not JSON" without reading messages.
  */
-
-/**
- * Deepest nesting accepted. Python's `json` (the reference reader) gives up near 1,000 levels, and every
- * recursive walker after the parser (canonical writer, redactor) must not blow the stack on a file we
- * accepted, so the same bound is enforced here.
- */
-export const MAX_JSON_DEPTH = 1000
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
@@ -78,6 +72,9 @@ export function decodeAgentCaseJson(
       { cause, subject: source },
     )
   }
+  // Depth and width before anything else walks the value (validateAgentCase checks them again for
+  // values that never were text; the walk is cheap next to JSON.parse).
+  checkAgentCaseBounds(value, source)
   const problem = findUnrepresentable(value)
   if (problem) {
     throw new CrashlabError('E_AGENTCASE_MALFORMED', `${source} is not usable JSON: ${problem}.`, {
@@ -96,21 +93,19 @@ function encodingError(source: string, what: string, cause?: unknown): CrashlabE
 }
 
 /**
- * Walks the parsed value without recursion and reports what the rest of crashlab could not carry:
- * nesting deeper than MAX_JSON_DEPTH, or a number too large for a double (`1e400` parses as Infinity,
- * which no canonical JSON writer may write back).
+ * Walks the parsed value without recursion and reports a number too large for a double (`1e400` parses
+ * as Infinity, which no canonical JSON writer may write back). The shape bounds (depth, entries) come
+ * first, so the walk is over a bounded document.
  */
 function findUnrepresentable(root: unknown): string | undefined {
-  const stack: Array<[unknown, number]> = [[root, 1]]
+  const stack: unknown[] = [root]
   while (stack.length > 0) {
-    const [v, depth] = stack.pop()!
+    const v = stack.pop()
     if (typeof v === 'number') {
       if (!Number.isFinite(v)) return 'a number is out of the range of a 64-bit float'
     } else if (typeof v === 'object' && v !== null) {
-      if (depth > MAX_JSON_DEPTH) return `it is nested deeper than ${MAX_JSON_DEPTH} levels`
-      const items = Array.isArray(v) ? v : Object.values(v)
-      for (const item of items)
-        if (typeof item === 'object' || typeof item === 'number') stack.push([item, depth + 1])
+      for (const item of Array.isArray(v) ? v : Object.values(v))
+        if (typeof item === 'object' || typeof item === 'number') stack.push(item)
     }
   }
   return undefined

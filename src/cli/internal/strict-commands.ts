@@ -1,0 +1,156 @@
+import type { ArgsDef, CommandDef } from 'citty'
+
+// Commands of every argument shape pass through here; citty's CommandDef is invariant in it.
+// biome-ignore lint/suspicious/noExplicitAny: any command definition, whatever its arguments
+type AnyCommand = CommandDef<any>
+
+import { isCrashlabError } from '../../errors.ts'
+import { usageError } from './parse-options.ts'
+import { reportError } from './report-error.ts'
+
+/** Options of `strictCommands`. */
+export interface StrictCommandsOptions {
+  /** Commands whose unknown flags are not errors: they pass them on (`crashlab vitest` → Vitest). */
+  passThrough?: readonly string[]
+  /** The name of the parent command, for messages (`crashlab`). */
+  parent?: string
+}
+
+/**
+ * Wraps every subcommand of the CLI so that (1) a flag the command does not declare is an error
+ * (`E_CLI_USAGE`, exit 1) before the command runs, except for the `passThrough` commands; and (2) no
+ * error escapes as a stack trace: a CrashlabError is printed by `reportError`, anything else (a bug) as
+ * one `[crashlab] internal error` line, with the stack only when `CRASHLAB_DEBUG` is set. Done once
+ * here rather than in each command, so a newly registered command gets both.
+ *
+ * @example
+ * defineCommand({ meta: { name: 'crashlab' }, subCommands: strictCommands({ ls, vitest }, { passThrough: ['vitest'] }) })
+ */
+export function strictCommands<T extends Record<string, AnyCommand>>(
+  commands: T,
+  options: StrictCommandsOptions = {},
+): T {
+  const parent = options.parent ?? 'crashlab'
+  const out: Record<string, AnyCommand> = {}
+  for (const [name, command] of Object.entries(commands)) {
+    out[name] = strictCommand(command, `${parent} ${name}`, options.passThrough?.includes(name) ?? false)
+  }
+  return out as T
+}
+
+function strictCommand(command: AnyCommand, label: string, passThrough: boolean): AnyCommand {
+  const run = command.run
+  const subCommands =
+    command.subCommands && typeof command.subCommands === 'object' && !('then' in command.subCommands)
+      ? strictCommands(command.subCommands as Record<string, AnyCommand>, { parent: label })
+      : command.subCommands
+  if (!run) return { ...command, subCommands }
+  const declared =
+    command.args && typeof command.args === 'object' && !('then' in command.args)
+      ? (command.args as ArgsDef)
+      : undefined
+  // Required options are checked here, after the unknown flags: citty would otherwise stop at a missing
+  // `--output` before `--bogus` was ever looked at.
+  const required = declared
+    ? Object.entries(declared).filter(([, def]) => def.type !== 'positional' && def.required === true)
+    : []
+  const args = declared
+    ? Object.fromEntries(
+        Object.entries(declared).map(([name, def]) => [
+          name,
+          def.type !== 'positional' && def.required === true ? { ...def, required: false } : def,
+        ]),
+      )
+    : command.args
+  return {
+    ...command,
+    args,
+    subCommands,
+    async run(context) {
+      try {
+        if (!passThrough && !command.subCommands) {
+          const all = (typeof command.args === 'function' ? await command.args() : await command.args) ?? {}
+          rejectUnknownFlags(context.rawArgs, all as ArgsDef, label)
+        }
+        for (const [name] of required) {
+          const value = (context.args as Record<string, unknown>)[name]
+          if (value === undefined || value === '') throw usageError(`\`${label}\` needs --${name}`)
+        }
+        return await run(context)
+      } catch (error) {
+        reportUnexpected(error)
+      }
+    },
+  }
+}
+
+/**
+ * Throws `E_CLI_USAGE` for the first flag of `rawArgs` that `args` does not declare, in any of the
+ * spellings the parser accepts (`--max-bytes`, `--maxBytes`, `--no-json` for a boolean, `-o` for an
+ * alias). Values of string options are skipped, and everything after `--` is positional.
+ *
+ * @example
+ * rejectUnknownFlags(['--bogus'], ls.args, 'crashlab ls') // throws: unknown option --bogus
+ */
+export function rejectUnknownFlags(rawArgs: readonly string[], args: ArgsDef, label: string): void {
+  const valueFlags = new Set<string>()
+  const known = new Set<string>(['help', 'h'])
+  for (const [name, def] of Object.entries(args)) {
+    if (def.type === 'positional') continue
+    const alias = (def as { alias?: string | string[] }).alias
+    const aliases = alias === undefined ? [] : Array.isArray(alias) ? alias : [alias]
+    for (const spelling of [name, kebab(name), camel(name), ...aliases]) {
+      known.add(spelling)
+      if (def.type === 'string' || def.type === 'enum') valueFlags.add(spelling)
+    }
+  }
+  for (let i = 0; i < rawArgs.length; i++) {
+    const token = rawArgs[i]!
+    if (token === '--') return
+    if (!token.startsWith('-') || token === '-' || /^-\d/.test(token)) continue
+    const long = token.startsWith('--')
+    const body = token.slice(long ? 2 : 1)
+    const eq = body.indexOf('=')
+    const name = eq === -1 ? body : body.slice(0, eq)
+    const names = long ? [name] : [...name]
+    for (const n of names) {
+      const bare = long && n.startsWith('no-') && known.has(n.slice(3)) ? n.slice(3) : n
+      if (!known.has(bare)) throw unknownFlag(long ? `--${n}` : `-${n}`, args, label)
+    }
+    // `--dir path`: the next token is the value, whatever it looks like.
+    if (eq === -1 && valueFlags.has(names[names.length - 1]!)) i++
+  }
+}
+
+function unknownFlag(flag: string, args: ArgsDef, label: string) {
+  const flags = Object.entries(args)
+    .filter(([, def]) => def.type !== 'positional')
+    .map(([name]) => `--${name}`)
+  const shown = flag.length > 60 ? `${flag.slice(0, 60)}…` : flag
+  return usageError(
+    `unknown option ${JSON.stringify(shown)} for \`${label}\`; ${flags.length ? `its options are ${flags.join(', ')}` : 'it takes no options'}`,
+  )
+}
+
+/** Prints what escaped a command: its own errors as usual, a bug as one line without a stack. */
+function reportUnexpected(error: unknown): void {
+  if (isCrashlabError(error)) {
+    reportError(error)
+    return
+  }
+  const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+  const clipped = what.length > 500 ? `${what.slice(0, 500)}… (${what.length} characters)` : what
+  console.error(
+    `[crashlab] internal error: ${clipped}\nThis is a bug in crashlab. Run again with CRASHLAB_DEBUG=1 to see where it happened, and report it.`,
+  )
+  if (process.env.CRASHLAB_DEBUG && error instanceof Error) console.error(error.stack)
+  process.exitCode = 1
+}
+
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
+}
+
+function camel(name: string): string {
+  return name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase())
+}
