@@ -79,7 +79,10 @@ export function scanDocumentWith(doc: unknown, ctx: ScanContext, line?: number):
     for (const [k, item] of Object.entries(obj)) {
       const p = at(place, k)
       if (isSensitiveEntry(obj, k, parentKey, ctx.isSensitive)) {
-        if (hasLeak(item)) emit(p, 'sensitive-key', leakExcerpt(item))
+        // Inside JSON held as text, an object under a sensitive key is judged by its leaves, as the
+        // redactor's text rule judges it (it cannot replace a whole object without re-writing the text).
+        if (place.inner && typeof item === 'object' && item !== null) walk(item, p, depth)
+        else if (hasLeak(item)) emit(p, 'sensitive-key', leakExcerpt(item))
         continue
       }
       walk(item, p, depth)

@@ -68,6 +68,13 @@ export interface PatternRule {
    * A rule without a hint runs on every string.
    */
   hint?: string | readonly string[]
+  /**
+   * Decides whether a match is a secret after all: it gets the text that would be replaced (the
+   * `secret` group, or the whole match) and returns `false` for a look-alike (a CSS class `sk-button-…`,
+   * a documented example key, a placeholder). Length, alphabet, checksum and entropy checks live here,
+   * so the pattern can stay simple. A validator that throws fails the rule like a pattern that throws.
+   */
+  validate?: (secret: string) => boolean
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { NormalizedRequest } from '../../case/schema/normalized.ts'
 import type { HttpStep, LlmStep, Step } from '../../case/schema/step.ts'
+import { redactDocument } from '../../redact/redact-document.ts'
 import { DivergenceError } from '../divergence-error.ts'
 import type { Session } from '../session.ts'
 import { type HttpShape, httpKey } from './http-key.ts'
@@ -42,11 +43,31 @@ export function takeRecordedCall(
 
 function recordedHash(step: Step, session: Session): string | undefined {
   if (step.type === 'llm') {
-    // With matching rules the stored hash may predate them: key the recorded request again, once.
-    return session.matching && step.request.normalized ? keyed(session, step).hash : step.request.requestHash
+    // The stored hash was taken under the rules of its day. With matching rules, or when today's
+    // redaction rules remove more from the recorded request than they did then (a cassette written
+    // before a rule existed), key the recorded request again, once, as the live call is keyed.
+    const normalized = step.request.normalized
+    if (normalized && (session.matching || redactsMore(session, normalized))) return keyed(session, step).hash
+    return step.request.requestHash
   }
   if (step.type === 'http') return keyed(session, step).hash
   return undefined
+}
+
+const REDACTS_MORE = new WeakMap<NormalizedRequest, boolean>()
+
+/**
+ * Whether the Session's redactor finds something left in a recorded request. The answer is kept per
+ * request object; the strings it reads are the ones the live call repeats, so the redactor's own
+ * per-string cache makes the walk cheap.
+ */
+function redactsMore(session: Session, normalized: NormalizedRequest): boolean {
+  let more = REDACTS_MORE.get(normalized)
+  if (more === undefined) {
+    more = redactDocument(normalized, { redactor: session.redactor }).records.length > 0
+    REDACTS_MORE.set(normalized, more)
+  }
+  return more
 }
 
 /**

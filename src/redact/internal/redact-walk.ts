@@ -181,15 +181,22 @@ function redactKey(key: string, state: WalkState, tokens: Tokens): string {
   return next
 }
 
+/** Rounds of matching one string goes through before its redaction is taken as final. */
+const MAX_ROUNDS = 4
+
 function redactText(text: string, state: WalkState, tokens: Tokens, key: string | undefined): string {
   const start = state.records.length
   let out = text
   try {
-    const matches = state.rules.find(text)
-    if (matches.length) {
-      out = applyMatches(text, matches)
+    // Until nothing more matches: a rule may look at what follows a secret (a lookahead, a validator
+    // of the context), and a marker in its place can make another match appear. Redacting to a fixed
+    // point makes a second pass over written text a no-op. Rarely more than one round.
+    const seen = new Set<string>()
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const matches = state.rules.find(out)
+      if (matches.length === 0) break
+      out = applyMatches(out, matches)
       const path = toPointer(tokens)
-      const seen = new Set<string>()
       for (const m of matches) {
         if (seen.has(m.rule.id)) continue
         seen.add(m.rule.id)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { createRedactor } from '../create-redactor.ts'
 import { hintTrie, presentHints } from './hint-trie.ts'
-import { findSensitiveJsonValues } from './json-key-rules.ts'
+import { findSensitiveJsonRanges, findSensitiveJsonValues } from './json-key-rules.ts'
 import { parsePointer, toPointer } from './json-pointer.ts'
 import { applyMatches, compileRules, RuleFailure } from './rule-set.ts'
 
@@ -77,6 +78,34 @@ describe('sensitive keys in JSON text', () => {
     expect(findSensitiveJsonValues(plain, isSensitive).map(([s, e]) => plain.slice(s, e))).toEqual(['v1\\"x'])
     const escaped = JSON.stringify('{"api_key":"v1","other":"v2"}')
     expect(findSensitiveJsonValues(escaped, isSensitive).map(([s, e]) => escaped.slice(s, e))).toEqual(['v1'])
+  })
+})
+
+describe('sensitive keys in JSON text: the other shapes', () => {
+  const isSensitive = (k: string) => ['api_key', 'authorization', 'x-api-key'].includes(k.toLowerCase())
+  const slices = (text: string) =>
+    findSensitiveJsonRanges(text, isSensitive).map(([s, e, whole]) => [text.slice(s, e), whole])
+
+  it('a number under a sensitive key is a whole value; an object is left to its leaves', () => {
+    expect(slices('{"api_key": 123456789, "n": 4}')).toEqual([['123456789', true]])
+    expect(slices('{"api_key": {"type": "string"}}')).toEqual([])
+  })
+
+  it('a name/value entry, with the name before or after the value', () => {
+    expect(slices('[{"name":"X-Api-Key","value":"k1"},{"value":"k2","name":"Authorization"}]')).toEqual([
+      ['k1', false],
+      ['k2', false],
+    ])
+    expect(slices('{"name":"accept","value":"json"}')).toEqual([])
+  })
+
+  it('a header tuple', () => {
+    expect(slices('[["authorization", "Bearer x"], ["accept", "json"]]')).toEqual([['Bearer x', false]])
+  })
+
+  it('the redactor writes null for a number, so the text stays JSON', () => {
+    const out = createRedactor().redactString('{"password": 12345678, "ok": true}').value
+    expect(JSON.parse(out)).toEqual({ password: null, ok: true })
   })
 })
 

@@ -1,5 +1,6 @@
 import { CrashlabError } from '../../errors.ts'
 import type { PatternRule } from '../types.ts'
+import { decodedViews } from './decoded-views.ts'
 import { hintTrie, presentHints } from './hint-trie.ts'
 
 /** One match of one rule: the range to replace (the `secret` group, or the whole match). */
@@ -18,6 +19,8 @@ export interface CompiledRule {
   hints: string[]
   /** For rules that need more than a regex (a key lookup): the `[start, end)` ranges to replace. */
   scan?: (text: string) => Array<[number, number]>
+  /** Rejects a look-alike: gets the text of the range that would be replaced. */
+  validate?: (secret: string) => boolean
 }
 
 /** Thrown by `find` when one rule fails, so that the caller can name the rule (and not the text). */
@@ -72,6 +75,7 @@ export function compileRules(patterns: readonly PatternRule[], extra: readonly C
       marker: p.marker ?? `[REDACTED:${p.id}]`,
       regex: new RegExp(p.pattern.source, flags),
       hints,
+      ...(p.validate ? { validate: p.validate } : {}),
     }
   })
   // Key-driven rules first: in JSON text, a value under `api_key` is reported as `sensitive-key`, as the
@@ -96,7 +100,26 @@ export function compileRules(patterns: readonly PatternRule[], extra: readonly C
     return found
   }
 
+  /**
+   * The raw text first, then each decoded view of it (JSON escapes and percent-encoding undone), each
+   * view's matches mapped back onto the raw text. A view match that overlaps a match already found is
+   * merged into it (the union is replaced), so that no part of a secret seen in any form survives.
+   */
   function scan(text: string): RuleMatch[] {
+    const out = scanRaw(text)
+    const views = decodedViews(text)
+    if (views.length === 0) return out
+    for (const view of views) {
+      for (const m of scanRaw(view.text)) {
+        const start = view.starts[m.start]!
+        const end = view.starts[m.end]!
+        if (start < end) mergeMatch(out, { rule: m.rule, start, end })
+      }
+    }
+    return out
+  }
+
+  function scanRaw(text: string): RuleMatch[] {
     const present = trie ? presentHints(trie, hintSet, text) : NONE
     const out: RuleMatch[] = []
     for (const rule of rules) {
@@ -111,6 +134,31 @@ export function compileRules(patterns: readonly PatternRule[], extra: readonly C
   }
 
   return { rules, find }
+}
+
+/**
+ * Adds `m` to `out`: as it is when it overlaps nothing, else as the union with every match it overlaps
+ * (the earliest of those keeps its rule and marker).
+ */
+function mergeMatch(out: RuleMatch[], m: RuleMatch): void {
+  let start = m.start
+  let end = m.end
+  let keep: RuleMatch | undefined
+  for (let i = out.length - 1; i >= 0; i--) {
+    const o = out[i]!
+    if (o.end <= start || o.start >= end) continue
+    if (o.start <= start && o.end >= end && !keep) return // already covered
+    start = Math.min(start, o.start)
+    end = Math.max(end, o.end)
+    if (keep) out.splice(out.indexOf(keep), 1)
+    keep = o
+  }
+  if (!keep) {
+    out.push(m)
+    return
+  }
+  keep.start = start
+  keep.end = end
 }
 
 const CACHE_MAX_ENTRIES = 4096
@@ -145,6 +193,7 @@ function collect(rule: CompiledRule, text: string, out: RuleMatch[]): void {
     const range = m.indices?.groups?.secret ?? m.indices?.[0]
     if (!range) continue
     const [start, end] = range
+    if (rule.validate && !rule.validate(text.slice(start, end))) continue
     if (!skip(text, start, end, out)) out.push({ rule, start, end })
   }
 }

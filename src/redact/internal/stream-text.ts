@@ -88,6 +88,7 @@ function collectLeaves(
   tokens: Tokens,
   key: string,
   visit: (tokens: Tokens, key: string, value: string) => void,
+  ownIndex = false,
 ): void {
   if (typeof value === 'string') {
     visit(tokens, key, value)
@@ -98,18 +99,20 @@ function collectLeaves(
     value.forEach((item, i) => {
       // An element that carries its own `index` (a choice, a tool call) is keyed by it, not by position:
       // a parallel tool call's fragments arrive at position 0 of chunk after chunk.
-      const own =
+      const indexed =
         typeof item === 'object' && item !== null && typeof (item as { index?: unknown }).index === 'number'
-          ? `#${(item as { index: number }).index}`
-          : `@${i}`
+      const own = indexed ? `#${(item as { index: number }).index}` : `@${i}`
       tokens.push(i)
-      collectLeaves(item, tokens, `${key}/${own}`, visit)
+      collectLeaves(item, tokens, `${key}/${own}`, visit, indexed)
       tokens.pop()
     })
     return
   }
   const obj = value as Record<string, unknown>
-  const here = key + discriminators(obj)
+  // An element keyed by its own `index` is identified already; its other fields come and go between
+  // fragments (OpenAI sends a tool call's `type: "function"` in its first delta only), so they must not
+  // split one tool call's arguments into two texts.
+  const here = ownIndex ? key : key + discriminators(obj)
   for (const [k, item] of Object.entries(obj)) {
     if (SKIP_KEYS.has(normalizeKey(k))) continue
     tokens.push(k)

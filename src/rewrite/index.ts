@@ -1,0 +1,6 @@
+export {
+  type RedactFileResult,
+  type RedactFilesOptions,
+  type RedactFilesReport,
+  redactFiles,
+} from './redact-files.ts'
