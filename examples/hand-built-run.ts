@@ -193,7 +193,14 @@ export function writeExample(dir: string): { cassette: string; agentcase: string
   const cassette = join(dir, 'hand-built-run.cassette.json')
   const agentcase = join(dir, 'hand-built-run.agentcase')
   const written = writeCassette(cassette, run)
-  writeAgentCase(agentcase, toAgentCase(written.run))
+  // Runtime and platform pinned: the committed file is the same bytes on every machine and Node version.
+  writeAgentCase(
+    agentcase,
+    toAgentCase(written.run, {
+      runtime: { implementation: 'node', python_version: '22' },
+      platform: { system: 'Linux', release: 'example', machine: 'x86_64' },
+    }),
+  )
   return { cassette, agentcase }
 }
 
