@@ -168,6 +168,35 @@ describe('exportTest', () => {
   })
 })
 
+describe('exportTest and URLs that contain the home path', () => {
+  it('leaves `//root:` in a connection string alone, so the redactor still finds its password', () => {
+    const out = mkdtempSync(join(tmpdir(), 'crashlab-export-dsn-'))
+    // Built at run time: no whole credential literal in the repository.
+    const password = ['Zq8', 'vR2', 'mK7', 'pL4'].join('')
+    try {
+      const run = createRun({ name: 'dsn' })
+      run.status = 'error'
+      run.endedAt = run.startedAt
+      run.error = {
+        name: 'Error',
+        message: `connect mysql://root:${password}@10.0.0.5:3306/shop failed in /root/app`,
+      }
+      const { testPath, cassettePath } = exportTest(run, {
+        dir: join(out, 'exported'),
+        home: '/root',
+        root: out,
+      })
+      const written = loadCassette(cassettePath).run
+      expect(written.error?.message).toBe(
+        'connect mysql://root:[REDACTED:url-password]@10.0.0.5:3306/shop failed in ~/app',
+      )
+      for (const file of [testPath, cassettePath]) expect(readFileSync(file, 'utf8')).not.toContain(password)
+    } finally {
+      rmSync(out, { recursive: true, force: true })
+    }
+  })
+})
+
 describe('crashlab vitest --exported', () => {
   it('turns the switch into a file filter, before any --', () => {
     expect(exportedFilter(['run', '--exported'])).toEqual(['run', '.crashlab.test.'])

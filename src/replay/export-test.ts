@@ -275,9 +275,13 @@ function portable(run: Run, options: ExportTestOptions): Run {
 function replacePaths(value: JsonValue, replacements: ReadonlyArray<[string, string]>): JsonValue {
   if (typeof value === 'string') {
     let out = value
-    // The store usually sits under home: the longer path first.
-    for (const [path, mark] of [...replacements].sort((a, b) => b[0].length - a[0].length))
-      out = out.split(path).join(mark)
+    // The store usually sits under home: the longer path first. Only where the path stands as a path:
+    // `/root` in `mysql://root:pw@db` is part of a URL (rewriting it would also hide a password there
+    // from the redactor), not the home folder.
+    for (const [path, mark] of [...replacements].sort((a, b) => b[0].length - a[0].length)) {
+      if (!out.includes(path)) continue
+      out = out.replace(new RegExp(`(?<![\\w/.:@-])${escapeRegExp(path)}(?![\\w.:@-])`, 'g'), mark)
+    }
     return out
   }
   if (Array.isArray(value)) return value.map((v) => replacePaths(v, replacements))
@@ -286,6 +290,10 @@ function replacePaths(value: JsonValue, replacements: ReadonlyArray<[string, str
       Object.entries(value).map(([k, v]) => [k, replacePaths(v as JsonValue, replacements)]),
     )
   return value
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
 function slug(name: string): string {
