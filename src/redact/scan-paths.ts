@@ -1,6 +1,6 @@
-import { type FileHandle, open, readdir, readFile, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { type FileHandle, open, readFile, stat } from 'node:fs/promises'
 import { CrashlabError } from '../errors.ts'
+import { collectProjectFiles } from './internal/project-files.ts'
 import { type ScanContext, scanContext } from './internal/scan-context.ts'
 import { scanString } from './internal/scan-string.ts'
 import { scanDocumentWith } from './scan-document.ts'
@@ -20,21 +20,8 @@ const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024
 const PIECE_BYTES = 4 * 1024 * 1024
 const OVERLAP_BYTES = 64 * 1024
 
-/** Dependencies and hidden folders are not ours to scan, except crashlab's own store. */
-function skipDir(name: string): boolean {
-  return name === 'node_modules' || (name.startsWith('.') && name !== '.crashlab')
-}
-
-async function collect(root: string, out: string[]): Promise<void> {
-  const entries = await readdir(root, { withFileTypes: true })
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-  for (const e of entries) {
-    const path = join(root, e.name)
-    // Symlinked folders are not followed: a link back up the tree would loop forever.
-    if (e.isDirectory()) {
-      if (!skipDir(e.name)) await collect(path, out)
-    } else if (e.isFile() && SCANNED.test(e.name)) out.push(path)
-  }
+function collect(root: string, out: string[]): Promise<void> {
+  return collectProjectFiles(root, SCANNED, out)
 }
 
 function scanFile(file: string, text: string, ctx: ScanContext): ScanFinding[] {

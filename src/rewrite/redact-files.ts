@@ -1,5 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { readFile, stat } from 'node:fs/promises'
 import { redactAgentCase } from '../case/agentcase/internal/redact-case.ts'
 import { loadAgentCase } from '../case/agentcase/load-agent-case.ts'
 import { writeAgentCase } from '../case/agentcase/write-agent-case.ts'
@@ -10,6 +9,7 @@ import type { Step } from '../case/schema/step.ts'
 import { matchable } from '../engine/internal/matchable.ts'
 import { CrashlabError, isCrashlabError } from '../errors.ts'
 import { requestHash } from '../providers/request-hash.ts'
+import { collectProjectFiles } from '../redact/internal/project-files.ts'
 import { redactDocument } from '../redact/redact-document.ts'
 import type { Redactor } from '../redact/types.ts'
 
@@ -51,21 +51,6 @@ export interface RedactFilesOptions {
 
 const CASE_FILE = /\.(?:json|agentcase)$/i
 
-function skipDir(name: string): boolean {
-  return name === 'node_modules' || (name.startsWith('.') && name !== '.crashlab')
-}
-
-async function collect(root: string, out: string[]): Promise<void> {
-  const entries = await readdir(root, { withFileTypes: true })
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-  for (const e of entries) {
-    const path = join(root, e.name)
-    if (e.isDirectory()) {
-      if (!skipDir(e.name)) await collect(path, out)
-    } else if (e.isFile() && CASE_FILE.test(e.name)) out.push(path)
-  }
-}
-
 async function filesOf(paths: readonly string[]): Promise<string[]> {
   const out: string[] = []
   for (const p of paths) {
@@ -78,7 +63,7 @@ async function filesOf(paths: readonly string[]): Promise<string[]> {
         subject: p,
       })
     }
-    if (st.isDirectory()) await collect(p, out)
+    if (st.isDirectory()) await collectProjectFiles(p, CASE_FILE, out)
     else out.push(p)
   }
   return out

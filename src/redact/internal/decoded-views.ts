@@ -18,7 +18,7 @@ export interface DecodedView {
 /** Views are built at most this deep (JSON escaped twice: a tool result holding a JSON string of JSON). */
 const MAX_DEPTH = 3
 /** A bound on the views of one string: each costs one more pass of the rules. */
-const MAX_VIEWS = 6
+const MAX_VIEWS = 8
 
 const SIMPLE_ESCAPES: Record<string, string> = {
   n: '\n',
@@ -90,10 +90,24 @@ function unescapeJson(text: string): { text: string; starts: number[] } | undefi
 /**
  * Undoes percent-encoding of ASCII bytes (`%3A` → `:`). Multi-byte sequences are left encoded: the
  * credential formats are ASCII, and a half-decoded UTF-8 character would only add noise. `+` stays a
- * `+`: read as a space it would cut a secret in two.
+ * `+` here (read as a space it would cut a base64 secret in two); `formDecode` reads it as a space.
  */
 function percentDecode(text: string): { text: string; starts: number[] } | undefined {
-  if (!text.includes('%')) return undefined
+  return decodePercent(text, false)
+}
+
+/**
+ * The `application/x-www-form-urlencoded` reading: percent-decoding plus `+` as a space, so that
+ * `aws_secret_access_key+%3D+…` reads as the assignment it encodes.
+ */
+function formDecode(text: string): { text: string; starts: number[] } | undefined {
+  // Only what can be a form body or a query: a `+` with a `=` somewhere.
+  if (!text.includes('+') || !text.includes('=')) return undefined
+  return decodePercent(text, true)
+}
+
+function decodePercent(text: string, plusIsSpace: boolean): { text: string; starts: number[] } | undefined {
+  if (!text.includes('%') && !plusIsSpace) return undefined
   let out = ''
   const starts: number[] = []
   let changed = false
@@ -110,13 +124,16 @@ function percentDecode(text: string): { text: string; starts: number[] } | undef
       }
     }
     starts.push(i)
-    out += text[i]
+    if (plusIsSpace && text.charCodeAt(i) === 43) {
+      out += ' '
+      changed = true
+    } else out += text[i]
     i++
   }
   return changed ? { text: out, starts } : undefined
 }
 
-const DECODERS = [unescapeJson, percentDecode]
+const DECODERS = [unescapeJson, percentDecode, formDecode]
 
 /**
  * The decoded views of `text`, each mapped back onto `text` itself, views of views included (a
@@ -129,7 +146,7 @@ const DECODERS = [unescapeJson, percentDecode]
  * view?.starts[2] // 3: the `s` is at offset 3 of the raw text
  */
 export function decodedViews(text: string): DecodedView[] {
-  if (!text.includes('\\') && !text.includes('%')) return []
+  if (!text.includes('\\') && !text.includes('%') && !text.includes('+')) return []
   const views: DecodedView[] = []
   const seen = new Set<string>([text])
   let layer: DecodedView[] = [{ text, starts: identity(text.length) }]

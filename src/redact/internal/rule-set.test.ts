@@ -35,7 +35,28 @@ describe('compileRules', () => {
     expect(set.find('a X1 b X2').length).toBe(2)
   })
 
-  it('drops later overlapping matches and never matches inside a marker', () => {
+  it('merges overlapping matches into their union, named by the one that starts first, then by rule order', () => {
+    const set = compileRules([
+      { id: 'tail', pattern: /b\d+x/ },
+      { id: 'head', pattern: /ab\d/ },
+      { id: 'same-start', pattern: /b\d\d/ },
+    ])
+    const matches = set.find('zab12x!')
+    expect(matches.map((m) => [m.rule.id, m.start, m.end])).toEqual([['head', 1, 6]])
+    expect(applyMatches('zab12x!', matches)).toBe('z[REDACTED:head]!')
+    expect(set.find('zb12x').map((m) => [m.rule.id, m.start, m.end])).toEqual([['tail', 1, 5]])
+  })
+
+  it('drops a match whose context begins inside a secret already found', () => {
+    const set = compileRules([
+      { id: 'token', pattern: /tok_[a-z0-9=]{12}/ },
+      { id: 'assignment', pattern: /(?<pre>pwd=)(?<secret>[^\s]+)/ },
+    ])
+    expect(applyMatches('tok_abcdefpwd=12|', set.find('tok_abcdefpwd=12|'))).toBe('[REDACTED:token]|')
+    expect(applyMatches('pwd=hunter2', set.find('pwd=hunter2'))).toBe('pwd=[REDACTED:assignment]')
+  })
+
+  it('keeps a match inside a longer one as the longer one, and never matches inside a marker', () => {
     const set = compileRules([
       { id: 'long', pattern: /abc\d+/ },
       { id: 'short', pattern: /c\d/ },

@@ -8,6 +8,8 @@ export interface RuleMatch {
   rule: CompiledRule
   start: number
   end: number
+  /** Where the whole match begins, its context (`pre`: a name, a scheme) included; `start` if none. */
+  from?: number
 }
 
 export interface CompiledRule {
@@ -42,7 +44,11 @@ export const MARKER_PREFIX = '[REDACTED:'
  */
 export interface RuleSet {
   rules: readonly CompiledRule[]
-  /** Every match in `text`, in rule order, then by position; overlapping later matches are dropped. */
+  /**
+   * Every match in `text`. Matches that overlap are merged into one (their union), named by the one
+   * that starts first (then by rule order), so that neither the ranges nor the names depend on which
+   * rule happened to match first, or in which view.
+   */
   find(text: string): RuleMatch[]
 }
 
@@ -81,10 +87,24 @@ export function compileRules(patterns: readonly PatternRule[], extra: readonly C
   // Key-driven rules first: in JSON text, a value under `api_key` is reported as `sensitive-key`, as the
   // document walk reports the same value when the JSON is parsed.
   const rules = [...extra, ...compiled]
+  const rank = new Map(rules.map((r, i) => [r, i]))
+  const merge = (out: RuleMatch[], m: RuleMatch) => mergeMatch(out, m, rank)
   const hintSet = new Set(rules.flatMap((r) => r.hints))
   // One pass over the text tells which hints occur, hence which rules can match at all; most strings
   // of a cassette (message text, ids, numbers as text) stop here.
   const trie = hintTrie([...hintSet])
+  // Which rules each hint enables, and the rules with no hint (they run on every string): a lookup per
+  // hint found instead of a test per rule, which matters with a hundred rules and strings by the thousand.
+  const byHint = new Map<string, number[]>()
+  const always: number[] = []
+  rules.forEach((rule, i) => {
+    if (rule.hints.length === 0) always.push(i)
+    for (const h of new Set(rule.hints)) {
+      const list = byHint.get(h)
+      if (list) list.push(i)
+      else byHint.set(h, [i])
+    }
+  })
 
   // An agent resends its whole conversation on every call, so the same strings are scanned again and
   // again: remember what each (not too long) string matched. The rules are fixed for this set, so the
@@ -113,7 +133,8 @@ export function compileRules(patterns: readonly PatternRule[], extra: readonly C
       for (const m of scanRaw(view.text)) {
         const start = view.starts[m.start]!
         const end = view.starts[m.end]!
-        if (start < end) mergeMatch(out, { rule: m.rule, start, end })
+        const from = view.starts[m.from ?? m.start]!
+        if (start < end) merge(out, { rule: m.rule, start, end, from })
       }
     }
     return out
@@ -122,10 +143,17 @@ export function compileRules(patterns: readonly PatternRule[], extra: readonly C
   function scanRaw(text: string): RuleMatch[] {
     const present = trie ? presentHints(trie, hintSet, text) : NONE
     const out: RuleMatch[] = []
-    for (const rule of rules) {
-      if (rule.hints.length && !rule.hints.some((h) => present.has(h))) continue
+    let order = always
+    if (present.size > 0) {
+      const picked = new Set(always)
+      for (const h of present) for (const i of byHint.get(h) ?? []) picked.add(i)
+      // Rule order decides which rule names an overlapping match: keep it.
+      order = [...picked].sort((a, b) => a - b)
+    }
+    for (const i of order) {
+      const rule = rules[i]!
       try {
-        collect(rule, text, out)
+        collect(rule, text, out, merge)
       } catch (err) {
         throw new RuleFailure(rule.id, err)
       }
@@ -137,17 +165,28 @@ export function compileRules(patterns: readonly PatternRule[], extra: readonly C
 }
 
 /**
- * Adds `m` to `out`: as it is when it overlaps nothing, else as the union with every match it overlaps
- * (the earliest of those keeps its rule and marker).
+ * Adds `m` to `out`: as it is when it overlaps nothing, else as the union with every match it overlaps,
+ * named by the one that starts first, and among those by the rule that comes first in rule order
+ * (`rank`). So a vendor rule that matches only in a decoded view still names a secret that a generic
+ * rule found in the raw text, and a `sk-` that a long token happens to hold does not name the token.
  */
-function mergeMatch(out: RuleMatch[], m: RuleMatch): void {
+function mergeMatch(out: RuleMatch[], m: RuleMatch, rank: ReadonlyMap<CompiledRule, number>): void {
+  // A context that begins inside a secret already found is part of that secret, not a name: the `pwd=`
+  // that a random token happens to hold names nothing.
+  const from = m.from ?? m.start
+  if (from < m.start && out.some((o) => o.start <= from && from < o.end)) return
   let start = m.start
   let end = m.end
+  let rule = m.rule
+  let ruleStart = m.start
   let keep: RuleMatch | undefined
   for (let i = out.length - 1; i >= 0; i--) {
     const o = out[i]!
     if (o.end <= start || o.start >= end) continue
-    if (o.start <= start && o.end >= end && !keep) return // already covered
+    if (o.start < ruleStart || (o.start === ruleStart && (rank.get(o.rule) ?? 0) <= (rank.get(rule) ?? 0))) {
+      rule = o.rule
+      ruleStart = o.start
+    }
     start = Math.min(start, o.start)
     end = Math.max(end, o.end)
     if (keep) out.splice(out.indexOf(keep), 1)
@@ -159,32 +198,40 @@ function mergeMatch(out: RuleMatch[], m: RuleMatch): void {
   }
   keep.start = start
   keep.end = end
+  keep.rule = rule
 }
 
 const CACHE_MAX_ENTRIES = 4096
+/** Look-alikes per rule and string after which the search resumes past a rejected match, not inside it. */
+const MAX_REJECTED = 1000
 const CACHE_MAX_TEXT = 16 * 1024
 
 /**
- * A range to leave alone: empty, overlapping an earlier match, or inside a marker already written (a
- * second pass over redacted text must change nothing, whatever a user pattern matches).
+ * A range to leave alone: empty, or inside a marker already written (a second pass over redacted text
+ * must change nothing, whatever a user pattern matches).
  */
-function skip(text: string, start: number, end: number, out: readonly RuleMatch[]): boolean {
-  if (start === end || out.some((o) => start < o.end && end > o.start)) return true
+function skip(text: string, start: number, end: number): boolean {
+  if (start === end) return true
   const open = text.lastIndexOf(MARKER_PREFIX, start)
   if (open === -1) return false
   const close = text.indexOf(']', open)
   return close !== -1 && close >= start
 }
 
-function collect(rule: CompiledRule, text: string, out: RuleMatch[]): void {
+function collect(
+  rule: CompiledRule,
+  text: string,
+  out: RuleMatch[],
+  merge: (out: RuleMatch[], m: RuleMatch) => void,
+): void {
   if (rule.scan) {
-    for (const [start, end] of rule.scan(text))
-      if (!skip(text, start, end, out)) out.push({ rule, start, end })
+    for (const [start, end] of rule.scan(text)) if (!skip(text, start, end)) merge(out, { rule, start, end })
     return
   }
   const re = rule.regex
   if (!re) return
   re.lastIndex = 0
+  let rejected = 0
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     if (m[0].length === 0) {
       re.lastIndex++ // a user pattern that can match empty would loop forever
@@ -193,8 +240,16 @@ function collect(rule: CompiledRule, text: string, out: RuleMatch[]): void {
     const range = m.indices?.groups?.secret ?? m.indices?.[0]
     if (!range) continue
     const [start, end] = range
-    if (rule.validate && !rule.validate(text.slice(start, end))) continue
-    if (!skip(text, start, end, out)) out.push({ rule, start, end })
+    if (rule.validate && !rule.validate(text.slice(start, end))) {
+      // A look-alike: look again from just after where it began, so a secret inside it (a URL with an
+      // `access_token` as an assigned value) is not skipped with it.
+      // Bounded: a long run of look-alikes must not make the search quadratic.
+      if (++rejected <= MAX_REJECTED) re.lastIndex = m.index + 1
+      continue
+    }
+    // Overlapping matches of two rules are merged (their union), not the later one dropped: a view of
+    // the text merges what it finds too, and the result must not depend on which of them saw what.
+    if (!skip(text, start, end)) merge(out, { rule, start, end, from: m.index })
   }
 }
 

@@ -63,6 +63,7 @@ export const DEFAULT_SENSITIVE_KEYS: readonly string[] = [
   'csrftoken',
   // the like
   'privatekey',
+  'privatekeyid',
   'sessiontoken',
   'idtoken',
   'authtoken',
@@ -77,6 +78,33 @@ export const DEFAULT_SENSITIVE_KEYS: readonly string[] = [
   'webhooksecret',
   'signingsecret',
   'serviceaccountkey',
+  'privatetoken',
+  'authkey',
+  'accesskey',
+  'masterkey',
+  'encryptionkey',
+  'signingkey',
+  'licensekey',
+  'credential',
+  'cookies',
+  'auths', // Docker's config.json: registry → { auth: base64(user:password) }
+  'githuboauth', // Composer's auth.json
+  // tokens named for their service (`GITHUB_TOKEN` in an env object, `hfToken` in a config)
+  'githubtoken',
+  'ghtoken',
+  'gitlabtoken',
+  'npmtoken',
+  'pypitoken',
+  'hftoken',
+  'huggingfacetoken',
+  'slacktoken',
+  'vaulttoken',
+  'dopplertoken',
+  'figmatoken',
+  'xfigmatoken',
+  'xvaulttoken',
+  'circletoken',
+  'verceltoken',
 ]
 
 /**
@@ -101,6 +129,13 @@ export const DEFAULT_SENSITIVE_SUFFIXES: readonly string[] = [
   'bearertoken',
   'privatekey',
   'connectionstring',
+  'privatetoken',
+  'oauthtoken',
+  'deploytoken',
+  'signingkey',
+  'encryptionkey',
+  'masterkey',
+  'licensekey',
 ]
 
 /**

@@ -7,6 +7,7 @@
  * that this file holds no string a secret scanner (GitHub push protection, gitleaks) would flag, and the
  * values look like real keys (varied characters, right lengths) rather than `AAAA…`.
  */
+import { base62, crc32 } from './validators.ts'
 
 export interface CorpusEntry {
   /** A name for the format, unique in the corpus. */
@@ -52,6 +53,13 @@ const slackPath = fake(23, 24)
 const discordHook = fake(24, 68, `${B62}-_`)
 const accessToken = fake(25, 32)
 const dbPassword = fake(26, 18)
+/** GitHub and npm tokens end with the base62 CRC-32 of their 30 random characters, as real ones do. */
+const checksummed = (prefix: string, seed: number): string => {
+  const body = fake(seed, 30)
+  return `${prefix}${body}${base62(crc32(body), 6)}`
+}
+/** A Discord bot token starts with the bot's numeric user id in base64. */
+const discordId = Buffer.from(`1${fake(49, 18, DIGITS)}`).toString('base64url')
 
 /** 51 formats: AI providers first, then code hosts, clouds and services, then the generic ones. */
 export const SECRET_CORPUS: CorpusEntry[] = [
@@ -72,12 +80,12 @@ export const SECRET_CORPUS: CorpusEntry[] = [
   entry('databricks-token', `da${'pi'}${fake(27, 32, HEX)}`),
   entry('aws-access-key-id', `AK${'IA'}${fake(28, 16, UPPER + DIGITS)}`),
   entry('aws-session-key-id', `AS${'IA'}${fake(29, 16, UPPER + DIGITS)}`, 'aws-access-key-id'),
-  entry('github-token', `gh${'p_'}${fake(30, 36)}`),
-  entry('github-oauth-token', `gh${'o_'}${fake(31, 36)}`, 'github-token'),
-  entry('github-server-token', `gh${'s_'}${fake(32, 36)}`, 'github-token'),
+  entry('github-token', checksummed(`gh${'p_'}`, 30)),
+  entry('github-oauth-token', checksummed(`gh${'o_'}`, 31), 'github-token'),
+  entry('github-server-token', checksummed(`gh${'s_'}`, 32), 'github-token'),
   entry('github-pat', `github_${'pat_'}11${fake(33, 20)}_${fake(34, 59)}`),
   entry('gitlab-token', `gl${'pat-'}${fake(35, 20, `${B62}_-`)}`),
-  entry('npm-token', `np${'m_'}${fake(36, 36)}`),
+  entry('npm-token', checksummed(`np${'m_'}`, 36)),
   entry('pypi-token', `pypi-${'AgEIcHlwaS5vcmc'}${fake(37, 70, `${B62}_-`)}`),
   entry(
     'slack-bot-token',
@@ -99,7 +107,7 @@ export const SECRET_CORPUS: CorpusEntry[] = [
     'slack-webhook',
     slackPath,
   ),
-  entry('discord-bot-token', `M${fake(49, 25)}.${fake(50, 6, `${B62}-_`)}.${fake(51, 38, `${B62}-_`)}`),
+  entry('discord-bot-token', `${discordId}.${fake(50, 6, `${B62}-_`)}.${fake(51, 38, `${B62}-_`)}`),
   entry(
     'discord-webhook',
     `https://discord.com/api/webhooks/${fake(52, 18, DIGITS)}/${discordHook}`,
