@@ -35,8 +35,9 @@ export function formatScanReport(report: ScanReport): string {
   }
   lines.push(
     '',
-    '  Re-record with redaction on (crashlab redacts before writing), or add a rule with redaction.addPattern /',
-    '  redaction.addKey. A value random by design at a known location: add it to the scan allow-list.',
+    '  `crashlab redact <paths>` rewrites these files under the current rules (then rotate what was committed).',
+    '  A format no rule knows: add one with redaction.addPattern / redaction.addKey, then run it again. A value',
+    '  random by design at a known location: add it to the scan allow-list.',
   )
   return lines.join('\n')
 }
