@@ -72,6 +72,7 @@ describe('crashlab verify --vitest', () => {
     expect(single.control).toMatchObject({ trials: 3, passed: 0, failed: 3 })
   })
 
+  // Four whole Vitest runs, one after the other: the timeout is a safety net, not a speed goal.
   it('two shards with blob reports, merged, give the verdicts of one run (with a regression: REJECTED)', async () => {
     const reports = mkdtempSync(join(tmpdir(), 'crashlab-verify-blobs-'))
     try {
@@ -128,5 +129,5 @@ describe('crashlab verify --vitest', () => {
     } finally {
       rmSync(reports, { recursive: true, force: true })
     }
-  })
+  }, 180_000)
 })
