@@ -76,13 +76,13 @@ function dial(connect: () => net.Socket): Promise<string> {
 }
 
 describe('a replay Session: what its cassette does not answer', () => {
-  it('an escaped client (a fetch kept from before the interceptor) cannot reach a remote host: refused at the socket', async () => {
+  it('a client that kept the fetch it found before the interceptor cannot reach a remote host: msw reads it at the socket', async () => {
     const recorded = await empty()
     const before = remote.connections()
     const { output, session } = await replayRun(recorded, () => outcome(earlyFetch(`${remote.url}/escaped`)))
     expect(output).toBe('failed: fetch failed')
     expect(remote.connections()).toBe(before)
-    expect(session.errors.map((e) => e.code)).toEqual(['E_REPLAY_CONNECTION'])
+    expect(session.errors.map((e) => e.code)).toEqual(['E_UNHANDLED_HOST'])
     expect(session.errors[0]?.message).toContain(`127.0.0.2:${remote.port}`)
     expect(session.errors[0]?.message).toContain('allowHosts')
 
@@ -110,7 +110,9 @@ describe('a replay Session: what its cassette does not answer', () => {
     expect(output[0]).toMatch(/^failed/)
     expect(output[1]).toMatch(/^failed/)
     expect(remote.connections()).toBe(before)
-    expect(session.errors.map((e) => e.code)).toEqual(['E_REPLAY_CONNECTION', 'E_REPLAY_CONNECTION'])
+    expect(session.errors.map((e) => e.code)).toEqual(['E_UNHANDLED_HOST', 'E_UNHANDLED_HOST'])
+    expect(session.errors[0]?.message).toContain('/undici-fetch')
+    expect(session.errors[1]?.message).toContain('/undici-request')
 
     // Control: the same calls in a live Session reach the server, and the counter sees both.
     const live = await recordRun(async () => [await viaFetch(), await viaRequest()])
@@ -118,7 +120,7 @@ describe('a replay Session: what its cassette does not answer', () => {
     expect(remote.connections()).toBe(before + 2)
   })
 
-  it('net.connect and tls.connect to a remote address fail with a crashlab error; live ones connect', async () => {
+  it('net.connect and tls.connect to a remote address are refused (HTTP by msw, anything else at the socket); live ones connect', async () => {
     const recorded = await empty()
     const before = remote.connections()
     const target = { host: '127.0.0.2', port: remote.port }
@@ -126,11 +128,29 @@ describe('a replay Session: what its cassette does not answer', () => {
       await dial(() => net.connect(target)),
       await dial(() => tls.connect({ ...target, rejectUnauthorized: false })),
     ])
-    // Under msw 3 a plain socket is first connected to msw's mock; the refused real dial reaches it as a
-    // close (without msw, as the error itself: see guardReplaySockets below). The Session has both errors.
-    expect(output).toEqual(['closed', 'E_REPLAY_CONNECTION'])
+    // msw reads the HTTP written to each socket and the replay rule refuses it before any dial.
+    expect(output).toEqual(['Network error', 'Network error'])
     expect(remote.connections()).toBe(before)
-    expect(session.errors.map((e) => e.code)).toEqual(['E_REPLAY_CONNECTION', 'E_REPLAY_CONNECTION'])
+    expect(session.errors.map((e) => e.code)).toEqual(['E_UNHANDLED_HOST', 'E_UNHANDLED_HOST'])
+
+    // A protocol msw cannot read (not HTTP) is judged at the connect by the socket guard.
+    const raw = await replayRun(
+      recorded,
+      () =>
+        new Promise<string>((done) => {
+          const socket = net.connect(target)
+          socket.once('connect', () => socket.write('PING\r\n'))
+          socket.once('data', () => {
+            socket.destroy()
+            done('answered')
+          })
+          socket.once('error', (e: Error & { code?: string }) => done(e.code ?? e.message))
+          socket.once('close', () => done('closed'))
+        }),
+    )
+    expect(raw.output).toBe('closed')
+    expect(raw.session.errors.map((e) => e.code)).toEqual(['E_REPLAY_CONNECTION'])
+    expect(remote.connections()).toBe(before)
 
     const live = await recordRun(async () => dial(() => net.connect(target)))
     expect(live.output).toBe('answered')

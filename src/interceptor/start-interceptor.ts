@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'msw'
-import { type SetupServer, setupServer } from 'msw/node'
 import { CrashlabError } from '../errors.ts'
 import { crashlabHandlers } from './crashlab-handlers.ts'
+import { type CrashlabNetwork, crashlabNetwork } from './internal/crashlab-network.ts'
 import { hostsKey } from './internal/host-matcher.ts'
 import { assertNoOtherServer, guardAgainstOtherServers } from './internal/server-guard.ts'
 import { guardSockets } from './internal/socket-guard.ts'
@@ -12,7 +12,7 @@ import type { Interceptor, InterceptorOptions } from './types.ts'
 interface Running {
   /** The copy of this module that started it: its handlers read that copy's Session store. */
   owner: symbol
-  server: SetupServer
+  server: CrashlabNetwork
   handlers: readonly RequestHandler[]
   key: string
   users: number
@@ -78,9 +78,8 @@ export function startInterceptor(options: InterceptorOptions = {}): Interceptor 
     // Before listen(): msw 3 patches the same socket method for `node:http`, and its patch must sit on top
     // of the guard's, so that what msw answers itself never reaches the guard and what it lets through does.
     const unguardSockets = guardSockets(replayRule(options))
-    const server = setupServer(...handlers)
-    // Requests crashlab's handlers leave alone go to the network quietly: they are the agent's business.
-    server.listen({ onUnhandledFrame: 'bypass' })
+    const server = crashlabNetwork(handlers)
+    server.listen()
     running = {
       owner: THIS_COPY,
       server,
