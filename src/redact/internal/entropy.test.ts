@@ -1,20 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { findHighEntropy, isHighEntropy, shannonEntropy } from './entropy.ts'
+import { seededTokens } from './test-tokens.ts'
 
-/** Seeded random tokens, so the detection rate below is the same on every run. */
-function tokens(alphabet: string, length: number, count: number, seed: number): string[] {
-  let state = seed >>> 0
-  const out: string[] = []
-  for (let t = 0; t < count; t++) {
-    let s = ''
-    for (let i = 0; i < length; i++) {
-      state = (Math.imul(state, 1664525) + 1013904223) >>> 0
-      s += alphabet[(state >>> 8) % alphabet.length]
-    }
-    out.push(s)
-  }
-  return out
-}
+const tokens = seededTokens
 
 const B62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { seededTokens } from './test-tokens.ts'
 import {
   base62,
   crc32,
@@ -14,20 +15,7 @@ import {
   looksRandom,
 } from './validators.ts'
 
-/** Seeded random strings (a 32-bit LCG), so every run checks the same tokens. */
-function tokens(alphabet: string, length: number, count: number, seed: number): string[] {
-  let state = seed >>> 0
-  const out: string[] = []
-  for (let t = 0; t < count; t++) {
-    let s = ''
-    for (let i = 0; i < length; i++) {
-      state = (Math.imul(state, 1664525) + 1013904223) >>> 0
-      s += alphabet[(state >>> 8) % alphabet.length]
-    }
-    out.push(s)
-  }
-  return out
-}
+const tokens = seededTokens
 
 const B62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 const HEX = '0123456789abcdef'
