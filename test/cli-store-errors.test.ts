@@ -8,10 +8,11 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BUILT_BIN, runBinSync } from './helpers/built-bin.ts'
@@ -29,6 +30,24 @@ const isRoot = process.getuid?.() === 0
 
 let dir: string
 let template: string
+
+/**
+ * The folders above the checkout that `nobody` cannot pass through (a clone under a `mktemp -d` folder,
+ * mode 700), given search permission (`o+x`, not read) while these tests run, so that it can reach the
+ * built bin and its dependencies; their modes are put back after.
+ */
+const relaxed: Array<{ path: string; mode: number }> = []
+function letNobodyReachTheBin(): void {
+  if (!isRoot) return
+  for (let at = dirname(root); ; at = dirname(at)) {
+    const mode = statSync(at).mode & 0o7777
+    if ((mode & 0o001) === 0) {
+      relaxed.push({ path: at, mode })
+      chmodSync(at, mode | 0o001)
+    }
+    if (dirname(at) === at) break
+  }
+}
 
 function crashlab(...args: string[]) {
   return runBinSync(dir, {}, ...args)
@@ -61,6 +80,7 @@ function expectCoded(r: { code: number | null; stderr: string; stdout: string },
 }
 
 beforeAll(() => {
+  letNobodyReachTheBin()
   dir = mkdtempSync(join(tmpdir(), 'crashlab-store-errors-'))
   chmodSync(dir, 0o755)
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n')
@@ -69,6 +89,7 @@ beforeAll(() => {
   expect(r.code).toBe(0)
 })
 afterAll(() => {
+  for (const { path, mode } of relaxed.splice(0)) chmodSync(path, mode)
   for (const name of readdirSync(dir)) {
     try {
       chmodSync(join(dir, name), 0o755)
