@@ -37,8 +37,8 @@ export async function runUnderCrashlab(
   try {
     answer = await runInSession(session, () => runRefundBot(input, { client, shop }))
   } catch (error) {
-    // A replay that diverged answered the agent with a network error: finish() throws the divergence
-    // (the cause worth reporting) rather than the agent's "Connection error" that followed from it.
+    // A replay that diverged refused the agent's call: finish() throws the divergence (the cause worth
+    // reporting) rather than the SDK's error that followed from it.
     await session.finish({ error })
     throw error
   }

@@ -146,11 +146,11 @@ describe('Session.halt', () => {
       const before = provider!.requests.length
       const session = new Session(options)
       const caught = await runInSession(session, agent)
-      expect(caught).toBeInstanceOf(OpenAI.APIConnectionError)
-      // The SDK's connection error wraps fetch's TypeError, whose cause is the halt.
-      const fetchError = (caught as Error).cause as Error
-      expect(fetchError).toBeInstanceOf(TypeError)
-      expect(fetchError.cause).toBe(session.halted)
+      // Refused with an HTTP 400 that no SDK retries, naming the halt's code.
+      expect(caught).toBeInstanceOf(OpenAI.BadRequestError)
+      expect((caught as InstanceType<typeof OpenAI.BadRequestError>).headers.get('x-crashlab-error')).toBe(
+        'E_CIRCUIT_OPEN',
+      )
       expect(session.run.steps).toHaveLength(1)
       expect(provider!.requests.length - before).toBe(mode === 'record' ? 1 : 0)
       // The agent swallowed it: finish() throws it all the same.
@@ -177,7 +177,8 @@ describe('Session.halt', () => {
         (e: unknown) => e,
       ),
     )
-    expect(((caught as Error).cause as Error).cause).toBe(halt)
+    expect(caught).toBeInstanceOf(OpenAI.BadRequestError)
+    expect((caught as InstanceType<typeof OpenAI.BadRequestError>).status).toBe(400)
     expect(provider!.requests).toHaveLength(0)
     expect(session.run.steps).toEqual([])
     await expect(session.finish({ output: null })).rejects.toBe(halt)

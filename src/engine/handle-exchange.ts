@@ -7,6 +7,7 @@ import { callDivergence, takeRecordedCall } from './internal/match-recorded.ts'
 import { type ExchangeRequest, toRequest } from './internal/plain-request.ts'
 import { type ReadRequest, readRequest, storedUrl } from './internal/read-request.ts'
 import { keptHeaders, recordResponse, type StreamEnd } from './internal/record-response.ts'
+import { refusalResponse } from './internal/refusal-response.ts'
 import { networkError, replayNetworkError, replayResponse } from './internal/replay-response.ts'
 import { requestKey } from './internal/request-key.ts'
 import { captureError, toStepError } from './internal/values.ts'
@@ -28,14 +29,20 @@ export type Upstream = (request: Request) => Promise<Response>
  * - `record`: sends the request upstream with `accept-encoding: identity`, hands the response to the
  *   caller unchanged (a stream chunk for chunk) and appends an `llm` or `http` step when it ends;
  * - `replay`: never calls `upstream`; serves the first unused recorded call with the same request hash,
- *   or keeps a `DivergenceError` on the Session and fails the call as a network error;
+ *   or keeps a `DivergenceError` on the Session and answers the call with a refusal response;
  * - `passthrough`: just calls `upstream`.
  *
  * `request` is a fetch `Request` (MSW's) or a `PlainRequest` (`sessionFetch`'s, which skips building a
  * `Request` a replay never sends); `upstream` is always handed a real `Request`.
  *
- * It rejects like fetch rejects: with a `TypeError('fetch failed')` for a network error (a recorded one,
- * a divergence, a blocked call, any call once the Session is halted). An MSW handler turns a rejection
+ * The host plays no part: the adapter comes from the request's method and path (`classifyRequest`),
+ * and the request hash leaves the origin out, so a call recorded against `127.0.0.1:PORT1` replays
+ * against `127.0.0.1:PORT2`.
+ *
+ * A call crashlab refuses in a way that ends the run (a divergence, any call once the Session is halted)
+ * resolves with `refusalResponse(error)`: an HTTP 400 that no SDK retries, while the Session keeps the
+ * error for `finish()`. It rejects like fetch rejects, with a `TypeError('fetch failed')`, for a network
+ * error (a recorded one, a blocked call, the upstream connection). An MSW handler turns a rejection
  * into `Response.error()`.
  *
  * @example
@@ -48,8 +55,8 @@ export async function handleExchange(
   upstream: Upstream,
 ): Promise<Response> {
   if (session.mode === 'passthrough') return upstream(toRequest(request))
-  // A halted run makes no more calls: each fails as a divergence does, and reaches nothing.
-  if (session.halted) throw networkError(session.halted)
+  // A halted run makes no more calls: each is refused as a divergence is, and reaches nothing.
+  if (session.halted) return refusalResponse(session.halted)
   // A fork goes live at its fork step: from there the Session records.
   session.forkIfDue()
   const t0 = performance.now()
@@ -73,7 +80,7 @@ export async function handleExchange(
       throw error
     }
     // Halted while the hook decided (by a parallel call's step): this call stops too.
-    if (session.halted) throw networkError(session.halted)
+    if (session.halted) return refusalResponse(session.halted)
   }
   if (decision && 'rewrite' in decision && ctx.adapter) {
     // The adapter writes the new body (and, for Gemini, the URL) from the real request, so that an API
@@ -173,9 +180,10 @@ function replay(
     })
     if (session.recordFrom(divergence)) return undefined
     session.fail(divergence)
-    // Not an HTTP error: an SDK would retry it and an agent might turn it into an answer. A failed
-    // connection stops the call; the Session throws the divergence itself when the run ends.
-    throw networkError(divergence)
+    // Neither a network error nor a 5xx, which SDKs retry with backoff (the test would end as a timeout
+    // that hides the cause): a refusal no SDK retries. The Session throws the divergence itself when
+    // the run ends, even if the agent turned the failed call into an answer.
+    return refusalResponse(divergence)
   }
   let response: WireResponse | null
   let incomplete = false
@@ -301,7 +309,10 @@ function readResponse(session: Session, adapter: ProviderAdapter, wire: WireResp
     if (wire.chunks && wire.status < 400) {
       // A cancel after the terminal event (SDKs do that) leaves a complete stream: what arrived decides.
       const assembled = adapter.assembleStream(wire.chunks)
-      return { normalized: assembled.response, incomplete: incomplete || assembled.incomplete }
+      // The adapter's reading of the whole response takes the request id from the headers (as for a
+      // plain call), which the chunks alone do not carry.
+      const normalized = adapter.normalizeResponse(wire) ?? assembled.response
+      return { normalized, incomplete: incomplete || assembled.incomplete }
     }
     return { normalized: adapter.normalizeResponse(wire), incomplete }
   } catch (cause) {

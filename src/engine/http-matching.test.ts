@@ -79,7 +79,7 @@ describe('replaying calls that are not model calls', () => {
     const changed = await replay(run, [
       { path: '/traces', json: { spans: [{ id: 's1', ms: 13 }], env: 'ci' } },
     ])
-    expect(changed.results[0]).toBeInstanceOf(TypeError)
+    expect(changed.results[0]).toBe(400)
     expect(changed.thrown).toBeInstanceOf(DivergenceError)
     expect(changed.thrown!.differences).toMatchObject([
       { path: 'body.spans[0].ms', what: 'body field spans[0].ms', recorded: 12, actual: 13 },
@@ -95,7 +95,7 @@ describe('replaying calls that are not model calls', () => {
     const other = IMAGE.slice()
     other[100] = (other[100]! + 1) % 256
     const changed = await replay(run, [{ ...upload, bytes: other }])
-    expect(changed.results[0]).toBeInstanceOf(TypeError)
+    expect(changed.results[0]).toBe(400)
     expect(changed.thrown).toBeInstanceOf(DivergenceError)
     const [difference] = changed.thrown!.differences
     expect(difference).toMatchObject({ path: 'bodyFile.sha256', what: 'binary body sha256' })
@@ -168,7 +168,7 @@ describe('replaying calls that are not model calls', () => {
       { path: '/jobs', json: { n: 1 } },
     ])
     expect(again.results.slice(0, 2)).toEqual([200, 200])
-    expect(again.results[2]).toBeInstanceOf(TypeError)
+    expect(again.results[2]).toBe(400)
     expect(again.thrown!.message).toContain('already replayed')
   })
 })

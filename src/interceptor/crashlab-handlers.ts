@@ -1,17 +1,22 @@
 import { bypass, HttpHandler, http, passthrough, type RequestHandler } from 'msw'
 import { currentSession } from '../engine/context.ts'
 import { handleExchange } from '../engine/handle-exchange.ts'
+import { REFUSAL_HEADER, refusalResponse } from '../engine/internal/refusal-response.ts'
 import type { Session } from '../engine/session.ts'
 import { CrashlabError } from '../errors.ts'
+import { hostEntry } from './internal/host-entry.ts'
 import { type HostMatcher, hostMatcher } from './internal/host-matcher.ts'
+import { readModelShaped } from './internal/model-shaped.ts'
+import { networkLedger } from './internal/network-ledger.ts'
 import { type ReplayRule, replayRule } from './replay-network.ts'
 import type { InterceptorOptions } from './types.ts'
 
 /**
  * crashlab's MSW handlers, for a project that runs its own MSW server: the model-hosts handler records
- * and replays calls to the intercepted hosts through the current Session, and the guard applies the
- * replay rule to other hosts (`replayRule`: a model call is refused on any host, any other request
- * passes to loopback or an `allowHosts` host and is refused elsewhere, with a network error). Put them
+ * and replays, through the current Session, every call to the intercepted hosts and every model call
+ * on any other host (recognised by its method, path and body: `readModelShaped`), and the guard applies
+ * the replay rule to the rest (`replayRule`: a model call outside the cassette is refused on any host,
+ * any other request passes to loopback or an `allowHosts` host and is refused elsewhere). Put them
  * after your own handlers: MSW tries handlers in order, so your mocks answer first and the guard only
  * sees what would have reached the network.
  *
@@ -50,18 +55,30 @@ function modelHostsHandler(intercepted: HostMatcher, rule: ReplayRule): HttpHand
   return mark(
     http.all('*', async ({ request }) => {
       const url = new URL(request.url)
-      // Not ours: fall through to the next handler (the user's, then the guard).
-      if (!intercepted(url)) return undefined
       const session = currentSession()
+      if (!intercepted(url)) {
+        // A model call on a host nobody listed (a local model server, a gateway, a test's server on a
+        // port picked at start) is recorded and replayed like a listed host's, by its wire shape.
+        // Anything else falls through to the next handler (the user's, then the guard), and so does a
+        // model call outside a recording or replaying Session: the guard applies the replay rule to it.
+        if (!session || session.mode === 'passthrough') return undefined
+        if (!(await readModelShaped(request))) return undefined
+      }
       // Outside any Session: untouched, unless the replay rule covers such requests (replay mode).
-      if (!session) return outsideSession(rule, request, url) ?? passthrough()
+      if (!session) return (await outsideSession(rule, request, url)) ?? passthrough()
       if (session.mode === 'passthrough') return passthrough()
       try {
-        return await handleExchange(session, request, upstream)
+        // crashlab's own refusals (a divergence, a halted run) come back as a refusal response that no
+        // SDK retries; the Session keeps the error, which `finish()` throws.
+        const response = await handleExchange(session, request, upstream)
+        // What a replay kept in is counted with what the replay rule refused (`crashlab replay` says so).
+        if (session.mode === 'replay' && response.headers.has(REFUSAL_HEADER))
+          networkLedger().refused.push(requestText(request, url))
+        return response
       } catch {
-        // handleExchange rejects as fetch rejects: a network error for the caller. crashlab's own
-        // errors (a divergence, a blocked call) are on the Session, which `finish()` throws; throwing
-        // here instead would reach the agent as an HTTP 500 that SDKs retry and agents swallow.
+        // What is left rejects as fetch rejects (a recorded network error, a blocked call, the upstream
+        // connection): a network error for the caller. Throwing here instead would reach the agent as
+        // an HTTP 500 that SDKs retry and agents swallow.
         return Response.error()
       }
     }),
@@ -86,13 +103,15 @@ function otherHostsGuard(
       if (!session) return outsideSession(rule, request, url)
       if (session.mode !== 'replay') {
         if ((otherHosts ?? 'passthrough') === 'passthrough') return undefined
-        session.fail(unhandledHost(session, request, url))
-        return Response.error()
+        const error = unhandledHost(session, request, url)
+        session.fail(error)
+        return refusalResponse(error)
       }
       // `otherHosts: 'error'`, set by hand: every other host is refused, loopback too.
       if (otherHosts === 'error') {
-        rule.refuse(unhandledHost(session, request, url), { session }, requestText(request, url))
-        return Response.error()
+        const error = unhandledHost(session, request, url)
+        rule.refuse(error, { session }, requestText(request, url))
+        return refusalResponse(error)
       }
       return judged(rule, { session }, request, url)
     }),
@@ -100,28 +119,34 @@ function otherHostsGuard(
 }
 
 /** A request made outside any Session: left alone (undefined) unless the replay rule covers it. */
-function outsideSession(rule: ReplayRule, request: Request, url: URL): Response | undefined {
+async function outsideSession(rule: ReplayRule, request: Request, url: URL): Promise<Response | undefined> {
   const scope = rule.scope()
   if (!scope) return undefined
   return judged(rule, scope, request, url)
 }
 
-/** The replay rule's answer: undefined lets the request through (counted), else a network error. */
-function judged(
+/**
+ * The replay rule's answer: undefined lets the request through (counted). A refusal inside a Session
+ * fails it, and the caller gets a refusal response that no SDK retries (the run is over; retrying with
+ * backoff would only turn the failure into a test timeout); outside any Session there is no run to
+ * end, and the caller (a trace exporter, a timer) gets a network error.
+ */
+async function judged(
   rule: ReplayRule,
   scope: { session?: Session },
   request: Request,
   url: URL,
-): Response | undefined {
+): Promise<Response | undefined> {
   const outbound = { url, method: request.method }
-  const verdict = rule.judge(outbound)
+  const verdict = await rule.judgeRequest(request, url)
   const counted = requestText(request, url)
   if (verdict.send) {
     rule.sent('requests', counted)
     return undefined
   }
-  rule.refuse(rule.refusal(verdict, scope, outbound), scope, counted)
-  return Response.error()
+  const error = rule.refusal(verdict, scope, outbound)
+  rule.refuse(error, scope, counted)
+  return scope.session ? refusalResponse(error) : Response.error()
 }
 
 /** The request as the ledger counts it: no query string, which may hold a key. */
@@ -134,8 +159,8 @@ function unhandledHost(session: Session, request: Request, url: URL): CrashlabEr
   return new CrashlabError(
     'E_UNHANDLED_HOST',
     `${session.where} (${session.mode}) sent ${request.method} ${shown}, a host crashlab does not record; ` +
-      `in ${session.mode === 'replay' ? 'a replay' : 'this run'} it was answered with a network error and ` +
-      `never sent. Mock it in your own MSW handlers (placed before crashlab's), add \`${url.host}\` to the interceptor's \`hosts\` to ` +
+      `in ${session.mode === 'replay' ? 'a replay' : 'this run'} it was refused and never sent. Mock it in ` +
+      `your own MSW handlers (placed before crashlab's), add \`${hostEntry(url)}\` to the interceptor's \`hosts\` to ` +
       `record and replay it, or set \`otherHosts: 'passthrough'\` to let it reach the network.`,
     { subject: shown },
   )

@@ -65,11 +65,11 @@ describe("(a) crashlab's handlers in the user's own MSW server", () => {
     const rec = await recordRun(async () => null)
     const { output, session } = await replayRun(rec.loaded, () =>
       fetch(USERS).then(
-        () => 'mocked',
+        (r) => (r.status === 400 ? 'refused' : 'mocked'),
         () => 'failed',
       ),
     )
-    expect(output).toBe('failed')
+    expect(output).toBe('refused')
     expect(session.errors[0]?.message).toContain("placed before crashlab's")
   })
 

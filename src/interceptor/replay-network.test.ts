@@ -80,7 +80,8 @@ describe('a replay Session: what its cassette does not answer', () => {
     const recorded = await empty()
     const before = remote.connections()
     const { output, session } = await replayRun(recorded, () => outcome(earlyFetch(`${remote.url}/escaped`)))
-    expect(output).toBe('failed: fetch failed')
+    // A refusal inside a Session is an answer no SDK retries (see refusalResponse), not a network error.
+    expect(output).toBe('status 400')
     expect(remote.connections()).toBe(before)
     expect(session.errors.map((e) => e.code)).toEqual(['E_UNHANDLED_HOST'])
     expect(session.errors[0]?.message).toContain(`127.0.0.2:${remote.port}`)
@@ -107,8 +108,7 @@ describe('a replay Session: what its cassette does not answer', () => {
         (e: Error & { code?: string }) => `failed: ${e.code ?? e.message}`,
       )
     const { output, session } = await replayRun(recorded, async () => [await viaFetch(), await viaRequest()])
-    expect(output[0]).toMatch(/^failed/)
-    expect(output[1]).toMatch(/^failed/)
+    expect(output).toEqual(['status 400', 'status 400'])
     expect(remote.connections()).toBe(before)
     expect(session.errors.map((e) => e.code)).toEqual(['E_UNHANDLED_HOST', 'E_UNHANDLED_HOST'])
     expect(session.errors[0]?.message).toContain('/undici-fetch')
@@ -128,8 +128,9 @@ describe('a replay Session: what its cassette does not answer', () => {
       await dial(() => net.connect(target)),
       await dial(() => tls.connect({ ...target, rejectUnauthorized: false })),
     ])
-    // msw reads the HTTP written to each socket and the replay rule refuses it before any dial.
-    expect(output).toEqual(['Network error', 'Network error'])
+    // msw reads the HTTP written to each socket and the replay rule refuses it before any dial: the
+    // refusal response is the answer.
+    expect(output).toEqual(['answered', 'answered'])
     expect(remote.connections()).toBe(before)
     expect(session.errors.map((e) => e.code)).toEqual(['E_UNHANDLED_HOST', 'E_UNHANDLED_HOST'])
 
@@ -172,7 +173,7 @@ describe('a replay Session: what its cassette does not answer', () => {
     const recorded = await empty()
     const before = remote.connections()
     const { output, session } = await replayRun(recorded, () => outcome(fetch(`${remote.url}/telemetry`)))
-    expect(output).toBe('failed: fetch failed')
+    expect(output).toBe('status 400')
     expect(remote.connections()).toBe(before)
     expect(isCrashlabError(session.errors[0], 'E_UNHANDLED_HOST')).toBe(true)
     expect(session.errors[0]?.message).toContain('allowHosts')
@@ -182,24 +183,29 @@ describe('a replay Session: what its cassette does not answer', () => {
     expect(remote.connections()).toBe(before + 1)
   })
 
-  it('a model call to a loopback host that is not intercepted is refused; live, it reaches the model', async () => {
+  it('a model call to a loopback host that is not listed is recorded live and replayed; one the cassette lacks diverges', async () => {
     const client = new OpenAI({ baseURL: `${other.provider.url}/v1`, apiKey: 'sk-test', maxRetries: 0 })
-    const ask = () =>
-      client.chat.completions
-        .create({ model: 'gpt-5-mini', messages: [{ role: 'user', content: 'hi' }] })
-        .then(
-          () => 'answered',
-          () => 'failed',
-        )
+    const ask = (content: string) => () =>
+      client.chat.completions.create({ model: 'gpt-5-mini', messages: [{ role: 'user', content }] }).then(
+        (r) => r.choices[0]?.message.content ?? '',
+        (e: Error) => `failed: ${e.message.slice(0, 'NNN [crashlab]'.length)}`,
+      )
     other.script([{ text: 'live' }])
-    const { output, session } = await replayRun(await empty(), ask)
-    expect(output).toBe('failed')
-    expect(other.received()).toBe(0)
-    expect(session.errors[0]?.message).toContain('openai-chat model call')
-
-    const live = await recordRun(ask)
-    expect(live.output).toBe('answered')
+    const live = await recordRun(ask('hi'))
+    expect(live.output).toBe('live')
     expect(other.received()).toBe(1)
+    expect(live.loaded.steps.map((s) => s.type)).toEqual(['llm'])
+
+    other.script([])
+    const replayed = await replayRun(live.loaded, ask('hi'))
+    expect(replayed.output).toBe('live')
+    expect(other.received()).toBe(0)
+    expect(replayed.session.errors).toEqual([])
+
+    const diverged = await replayRun(live.loaded, ask('something else'))
+    expect(diverged.output).toBe('failed: 400 [crashlab]')
+    expect(other.received()).toBe(0)
+    expect(diverged.session.errors.map((e) => e.code)).toEqual(['E_DIVERGENCE'])
   })
 
   it('a call the cassette holds on an intercepted remote address is served through msw, not refused at the socket', async () => {
@@ -247,7 +253,7 @@ describe('a replay Session: what its cassette does not answer', () => {
       const after = await outcome(earlyFetch(`${remote.url}/live`))
       return [prefix, after]
     })
-    expect(output).toEqual(['failed: fetch failed', 'status 200'])
+    expect(output).toEqual(['status 400', 'status 200'])
     expect(session.mode).toBe('record')
     expect(remote.paths().slice(-1)).toEqual(['/live'])
     expect(remote.connections()).toBe(before + 1)

@@ -3,9 +3,10 @@ import { RERECORD_COMMAND } from '../engine/internal/values.ts'
 import type { Session } from '../engine/session.ts'
 import { CrashlabError } from '../errors.ts'
 import type { ProviderAdapter } from '../providers/types.ts'
+import { hostEntry } from './internal/host-entry.ts'
 import { type HostMatcher, hostMatcher } from './internal/host-matcher.ts'
 import { isLoopbackHost } from './internal/loopback.ts'
-import { modelShaped } from './internal/model-shaped.ts'
+import { modelShaped, readModelShaped } from './internal/model-shaped.ts'
 import { networkLedger } from './internal/network-ledger.ts'
 
 /**
@@ -51,7 +52,7 @@ interface Outbound {
 
 /**
  * The one rule of every replay, for what its cassette does not answer: a model call (by method, path
- * and the adapters' detection) is refused on any host; any other request or connection passes to a
+ * and body, see `modelShaped`; at the socket by method and path) is refused on any host; any other request or connection passes to a
  * loopback host or an `allowHosts` host, and is refused elsewhere. A request the cassette holds never
  * gets here: the interceptor serves it first. The HTTP interception and the socket guard both decide
  * through one `ReplayRule`, and count what they let out and keep in (see `networkLedger`).
@@ -71,7 +72,10 @@ export interface ReplayRule {
    * passthrough Session: a fork once live, a verify trial, a `live()` test), which keeps its network.
    */
   scope(): { session: Session | undefined } | undefined
+  /** The verdict on a request or connection whose body is not known (method and path decide). */
   judge(outbound: Outbound): ReplayVerdict
+  /** The verdict on a fetch `Request`: its body decides whether it is a model call (`readModelShaped`). */
+  judgeRequest(request: Request, url: URL): Promise<ReplayVerdict>
   /** The error that says what was refused, where, and how to let it through. */
   refusal(
     verdict: ReplayVerdict & { send: false },
@@ -101,11 +105,10 @@ export function replayRule(options: ReplayNetworkOptions = {}): ReplayRule {
       return outside ? { session: undefined } : undefined
     },
     judge({ url, method }) {
-      const adapter = method ? modelShaped({ method, url }) : undefined
-      if (adapter) return { send: false, why: 'model', adapter }
-      if (isLoopbackHost(url.hostname)) return { send: true, why: 'loopback' }
-      if (allow(url)) return { send: true, why: 'allowed' }
-      return { send: false, why: 'remote' }
+      return verdict(url, method ? modelShaped({ method, url }) : undefined, allow)
+    },
+    async judgeRequest(request, url) {
+      return verdict(url, await readModelShaped(request), allow)
     },
     refusal: refusalError,
     refuse(error, scope, counted) {
@@ -117,6 +120,13 @@ export function replayRule(options: ReplayNetworkOptions = {}): ReplayRule {
       networkLedger()[kind].push(counted)
     },
   }
+}
+
+function verdict(url: URL, adapter: ProviderAdapter | undefined, allow: HostMatcher): ReplayVerdict {
+  if (adapter) return { send: false, why: 'model', adapter }
+  if (isLoopbackHost(url.hostname)) return { send: true, why: 'loopback' }
+  if (allow(url)) return { send: true, why: 'allowed' }
+  return { send: false, why: 'remote' }
 }
 
 function refusalError(
@@ -144,24 +154,29 @@ function refusalError(
   // No query string: it may hold a key.
   const shown = `${method} ${url.origin}${url.pathname}`
   if (verdict.why === 'model') {
+    // Inside a recording or replaying Session a model call is recorded and replayed on any host: one
+    // refused here was made where no test's Session sees it.
+    const fix = session
+      ? `record again (\`${RERECORD_COMMAND}\`)`
+      : "make it inside the test (a call made at module load, in a hook or on a timer belongs to no test's " +
+        `recording), then record again (\`${RERECORD_COMMAND}\`)`
     return new CrashlabError(
       'E_UNHANDLED_HOST',
       `${who} sent ${shown}, a ${verdict.adapter.id} model call that no recording answers: a replay serves ` +
-        'model calls from its cassette only, so it was answered with a network error and never sent. If ' +
-        `the agent calls this host, add \`${url.host}\` to the interceptor's \`hosts\` and record again ` +
-        `(\`${RERECORD_COMMAND}\`).`,
+        `model calls from its cassette only, so it was refused and never sent. If the agent makes this call, ${fix}.`,
       { subject: `${url.origin}${url.pathname}` },
     )
   }
+  const entry = hostEntry(url)
   const ways = session
-    ? ` Mock it in your own MSW handlers (placed before crashlab's), add \`${url.host}\` to ${allowText}, ` +
+    ? ` Mock it in your own MSW handlers (placed before crashlab's), add \`${entry}\` to ${allowText}, ` +
       `add it to the interceptor's \`hosts\` to record and replay it, or set \`otherHosts: 'passthrough'\` to ` +
       'let it reach the network.'
-    : ` Add \`${url.host}\` to ${allowText}, or turn off what sends it in tests (a trace exporter: its own switch).`
+    : ` Add \`${entry}\` to ${allowText}, or turn off what sends it in tests (a trace exporter: its own switch).`
   return new CrashlabError(
     'E_UNHANDLED_HOST',
-    `${who} sent ${shown}, a host crashlab does not record; in a replay it was answered with a network ` +
-      `error and never sent.${ways}`,
+    `${who} sent ${shown}, a host crashlab does not record; in a replay it was refused and never ` +
+      `sent.${ways}`,
     { subject: `${url.origin}${url.pathname}` },
   )
 }

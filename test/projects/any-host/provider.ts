@@ -1,0 +1,36 @@
+import { appendFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { refundModel } from '../../../examples/refund-bot/scripted-model.ts'
+import { startScriptedProvider } from '../../../src/testing/index.ts'
+
+/**
+ * The model server of a spec file: the scripted provider on 127.0.0.1, on a free port, or with
+ * FIXTURE_PROVIDER=off no server at all (the base URL then names a port nothing listens on).
+ */
+export async function modelServer(): Promise<{
+  url: string
+  requests: () => number
+  close: () => Promise<void>
+}> {
+  if (process.env.FIXTURE_PROVIDER === 'off') {
+    return { url: `http://127.0.0.1:${await closedPort()}`, requests: () => 0, close: async () => {} }
+  }
+  const provider = await startScriptedProvider({ policy: refundModel(), seed: 1 })
+  return { url: provider.url, requests: () => provider.requests.length, close: () => provider.close() }
+}
+
+/** Appends one line to the parent test's log. */
+export function log(entry: Record<string, unknown>): void {
+  const file = process.env.FIXTURE_LOG
+  if (file) appendFileSync(file, `${JSON.stringify(entry)}\n`)
+}
+
+function closedPort(): Promise<number> {
+  return new Promise((done) => {
+    const server = createServer()
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => done(port))
+    })
+  })
+}
