@@ -13,6 +13,7 @@ export {
   type ResolvedChecksOptions,
   resolveChecksOptions,
 } from './detectors/index.ts'
+export { isErrorResult, isFailedToolCall, type ToolOutcome } from './failed-tool-call.ts'
 export { type AppliedOracles, applyOracles } from './oracles/apply-oracles.ts'
 export { type CheckOptions, check } from './oracles/check.ts'
 export {

@@ -12,7 +12,8 @@ export type { ToolCall } from './internal/collect-tool-calls.ts'
  */
 export interface ToolCallsOptions {
   /**
-   * Leave out calls that failed. Blocked calls (a side-effect tool a fork refused to run) are kept: the
+   * Leave out calls that failed (`isFailedToolCall`: the tool threw, the API flagged the result, or the
+   * tool returned an object whose `isError` is true or whose top-level `error` is set). Blocked calls (a side-effect tool a fork refused to run) are kept: the
    * agent made them, so an oracle judges a fork by what the agent tried, as it would the live run.
    */
   okOnly?: boolean

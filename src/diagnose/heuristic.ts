@@ -1,6 +1,7 @@
 import { providerFailure } from '../case/provider-failure.ts'
 import type { Diagnosis, FailureLabel, Run } from '../case/schema/run.ts'
 import type { Finding } from '../case/schema/step.ts'
+import { isFailedToolCall } from '../checks/failed-tool-call.ts'
 import { stepText } from './step-text.ts'
 import { type EvidenceQuote, verifyEvidence } from './verify-evidence.ts'
 
@@ -93,7 +94,8 @@ export function heuristicDiagnosis(run: Run, now: Date = new Date()): Diagnosis 
       evidence: [],
     }
   }
-  const errored = run.steps.find((s) => s.error)
+  // A tool that returned an error failed as much as one that threw (the checks' definition).
+  const errored = run.steps.find((s) => (s.type === 'tool' ? isFailedToolCall(s) : s.error))
   return {
     ...base,
     label: 'UNKNOWN',

@@ -4,6 +4,7 @@ import type { StepError, ToolStep } from '../case/schema/step.ts'
 import { CrashlabError } from '../errors.ts'
 import { redactDocument } from '../redact/redact-document.ts'
 import { currentSession } from './context.ts'
+import { splitFrameworkContext } from './internal/framework-context.ts'
 import { takeRecordedTool, toolDivergence } from './internal/match-tool.ts'
 import { fromStepError, toJsonValue, toStepError } from './internal/values.ts'
 import type { Session } from './session.ts'
@@ -24,6 +25,19 @@ export interface ToolOptions {
    * for a cheap deterministic tool whose code you want exercised. Not allowed with `sideEffects`.
    */
   replay?: 'live'
+  /**
+   * Which of a call's arguments are the tool's arguments, recorded and matched at replay:
+   *
+   * - `'auto'` (the default): all of them up to the first context object an agent framework passes
+   *   after the input (the AI SDK's `{ toolCallId, messages, ... }`, LangChain's `RunnableConfig`, the
+   *   Agents SDK's `RunContext` and details, Mastra's tool context), recognised by their shape;
+   * - `'first'`: the first argument only, whatever follows it (a framework whose context is not
+   *   recognised);
+   * - `'all'`: every argument (a tool of your own whose later argument looks like a framework context).
+   *
+   * One argument is stored as itself, several as an array.
+   */
+  args?: 'auto' | 'first' | 'all'
 }
 
 /**
@@ -32,7 +46,10 @@ export interface ToolOptions {
  * replay it returns the recorded result (or throws an Error rebuilt from the recorded one) and never
  * runs `fn`; a call with other arguments, or another tool at that point, is a divergence (in a replay
  * with `onDivergence: 'record'`, it switches the Session to record and runs `fn`). Outside a Session it
- * is `fn`. One argument is stored as itself, several as an array. Once the Session is halted
+ * is `fn`. One argument is stored as itself, several as an array; a context object that an agent
+ * framework passes after the input (AI SDK, LangChain, OpenAI Agents SDK, Mastra) is not an argument
+ * (see `ToolOptions.args`), and the model's tool-call id it carries is the step's `callId`, which links
+ * the step to the model's call. `fn` always gets every argument. Once the Session is halted
  * (`session.halt(error)`), a call throws that error and neither runs `fn` nor records anything.
  *
  * @example
@@ -48,6 +65,11 @@ export function tool<F extends (...args: never[]) => unknown>(fn: F, options: To
       `[crashlab] tool "${options.name}" has side effects, so it cannot run live at replay: drop \`replay: 'live'\`.`,
     )
   }
+  if (options.args !== undefined && !['auto', 'first', 'all'].includes(options.args)) {
+    throw new TypeError(
+      `[crashlab] tool "${options.name}" has \`args: ${JSON.stringify(options.args)}\`: use 'auto' (the default), 'first' or 'all'.`,
+    )
+  }
   // An `async` function's callers may chain `.then()`: its replayed result is a promise too.
   const isAsync = fn.constructor?.name === 'AsyncFunction'
   const wrapped = function (this: unknown, ...args: Parameters<F>): unknown {
@@ -59,13 +81,14 @@ export function tool<F extends (...args: never[]) => unknown>(fn: F, options: To
       if (isAsync) return Promise.reject(halted)
       throw halted
     }
-    const argsJson = toJsonValue(args.length === 1 ? args[0] : args)
+    const call = recordedCall(args, options.args ?? 'auto')
+    const argsJson = call.args
     // A fork goes live at its fork step: from there the Session records.
     session.forkIfDue()
     if (session.mode === 'record') {
       if (session.forkAt !== undefined)
-        return forkedCall(session, options, argsJson, isAsync, () => fn.apply(this, args))
-      return runAndRecord(session, options, argsJson, () => fn.apply(this, args))
+        return forkedCall(session, options, call, isAsync, () => fn.apply(this, args))
+      return runAndRecord(session, options, call, () => fn.apply(this, args))
     }
 
     const recorded = takeRecordedTool(session, options.name, argsJson)
@@ -73,17 +96,19 @@ export function tool<F extends (...args: never[]) => unknown>(fn: F, options: To
       const divergence = toolDivergence(session, options.name, argsJson)
       // A replay that records from its first divergence on runs the tool, as a recording does.
       if (session.recordFrom(divergence))
-        return runAndRecord(session, options, argsJson, () => fn.apply(this, args))
+        return runAndRecord(session, options, call, () => fn.apply(this, args))
       session.fail(divergence)
       if (isAsync) return Promise.reject(divergence)
       throw divergence
     }
     if (options.replay === 'live') {
       const keep = session.onDivergence === 'record' ? recorded : undefined
-      return runAndRecord(session, options, argsJson, () => fn.apply(this, args), keep)
+      return runAndRecord(session, options, call, () => fn.apply(this, args), keep)
     }
     // Keeping the recording's prefix (`onDivergence: 'record'`), the step is the recorded one as stored.
-    session.addStep(session.onDivergence === 'record' ? { ...recorded } : { ...recorded, args: argsJson })
+    session.addStep(
+      session.onDivergence === 'record' ? { ...recorded } : { ...recorded, args: argsJson, ...linkOf(call) },
+    )
     if (recorded.result === undefined && recorded.error) {
       const error = fromStepError(recorded.error)
       if (isAsync) return Promise.reject(error)
@@ -103,7 +128,7 @@ export function tool<F extends (...args: never[]) => unknown>(fn: F, options: To
 function runAndRecord(
   session: Session,
   options: ToolOptions,
-  args: JsonValue,
+  call: RecordedCall,
   run: () => unknown,
   keep?: ToolStep,
 ): unknown {
@@ -113,7 +138,8 @@ function runAndRecord(
     const step: Omit<ToolStep, 'index'> = {
       type: 'tool',
       name: options.name,
-      args,
+      ...linkOf(call),
+      args: call.args,
       sideEffects: options.sideEffects,
       timing: { startedAt, durationMs: Math.round(performance.now() - t0) },
       error: 'error' in result ? result.error : null,
@@ -162,11 +188,11 @@ function runAndRecord(
 function forkedCall(
   session: Session,
   options: ToolOptions,
-  args: JsonValue,
+  call: RecordedCall,
   isAsync: boolean,
   run: () => unknown,
 ): unknown {
-  const recorded = takeRecordedTool(session, options.name, args)
+  const recorded = takeRecordedTool(session, options.name, call.args)
   if (recorded) {
     session.addStep({ ...recorded })
     if (recorded.result === undefined && recorded.error) {
@@ -176,7 +202,7 @@ function forkedCall(
     }
     return isAsync ? Promise.resolve(recorded.result) : recorded.result
   }
-  if (!options.sideEffects) return runAndRecord(session, options, args, run)
+  if (!options.sideEffects) return runAndRecord(session, options, call, run)
   const error = new CrashlabError(
     'E_FORK_BLOCKED',
     `${session.where}: tool ${options.name} has side effects and was called with arguments its parent run never ` +
@@ -186,7 +212,8 @@ function forkedCall(
   session.addStep({
     type: 'tool',
     name: options.name,
-    args,
+    ...linkOf(call),
+    args: call.args,
     sideEffects: true,
     blocked: true,
     timing: { startedAt: new Date().toISOString(), durationMs: 0 },
@@ -194,6 +221,26 @@ function forkedCall(
   })
   if (isAsync) return Promise.reject(error)
   throw error
+}
+
+/** A call's recorded arguments (the match key at replay), and the model's tool-call id when known. */
+interface RecordedCall {
+  args: JsonValue
+  callId?: string
+}
+
+/** The arguments to record, per `ToolOptions.args`; a framework context's tool-call id in every mode. */
+function recordedCall(args: unknown[], mode: 'auto' | 'first' | 'all'): RecordedCall {
+  const split = splitFrameworkContext(args)
+  const kept = mode === 'all' ? args : mode === 'first' ? args.slice(0, 1) : split.args
+  const out: RecordedCall = { args: toJsonValue(kept.length === 1 ? kept[0] : kept) }
+  if (split.callId !== undefined) out.callId = split.callId
+  return out
+}
+
+/** The step's `callId`, when the call carried one. */
+function linkOf(call: RecordedCall): { callId?: string } {
+  return call.callId === undefined ? {} : { callId: call.callId }
 }
 
 /** A tool step's result or error, redacted as the cassette holds it, for comparing a live run with it. */

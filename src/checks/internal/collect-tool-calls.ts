@@ -3,6 +3,7 @@ import type { JsonValue } from '../../case/schema/json.ts'
 import type { Message, ToolResultPart } from '../../case/schema/normalized.ts'
 import type { Run } from '../../case/schema/run.ts'
 import type { StepError } from '../../case/schema/step.ts'
+import { isFailedToolCall } from '../failed-tool-call.ts'
 
 /**
  * One tool call of a run, wherever it was seen. `args` and `result` are typed loosely by default so that
@@ -24,9 +25,12 @@ export interface ToolCall<Args = any, Result = any> {
    * the text the agent sent back in its next request. Absent when the tool threw or was never answered.
    */
   result?: Result
-  /** Why the call failed: what the wrapped tool threw, or the error text the agent sent back. */
+  /**
+   * Why the call failed, when it threw or the API flagged it: what the wrapped tool threw, or the error
+   * text the agent sent back. A tool that returned an error (`{ error: ... }`) has it in `result`.
+   */
   error?: StepError
-  /** The call failed, or was blocked instead of run. */
+  /** The call failed (`isFailedToolCall`: it threw, or returned an error), or was blocked instead of run. */
   isError: boolean
   /** The step that ran the tool (`source: 'tool'`), or the LLM step that asked for it (`source: 'model'`). */
   step: number
@@ -90,7 +94,7 @@ export function collectToolCalls(run: Run): ToolCall[] {
       const call: ToolCall = {
         name: step.name,
         args: step.args,
-        isError: step.error !== null || blocked,
+        isError: blocked || isFailedToolCall(step),
         step: step.index,
         source: 'tool',
         ...(step.result === undefined ? {} : { result: step.result }),
@@ -159,10 +163,8 @@ function settleResults(messages: Message[], openById: Map<string, ModelCall>): v
 
 function applyResult(call: ToolCall, part: ToolResultPart): void {
   call.result = part.content
-  if (part.isError) {
-    call.isError = true
-    call.error = { name: 'ToolError', message: part.content }
-  }
+  call.isError = isFailedToolCall({ isError: part.isError, result: part.content })
+  if (part.isError) call.error = { name: 'ToolError', message: part.content }
 }
 
 function argsKey(args: JsonValue): string {

@@ -1,6 +1,6 @@
 import type { JsonValue } from '../../../case/schema/json.ts'
+import { isErrorResult } from '../../failed-tool-call.ts'
 import type { Detector, StepContext } from './detector.ts'
-import { errorLike } from './error-like.ts'
 import { headQuote, tailQuote } from './quote.ts'
 import type { TrackedResult } from './tool-call-tracker.ts'
 
@@ -15,8 +15,8 @@ import type { TrackedResult } from './tool-call-tracker.ts'
  *   truncation marker (`...`, `…`, `[truncated]`);
  * - a shape drift (`warn`): a result of another JSON type than the tool's first successful result, or
  *   an object missing top-level keys that the first one had (extra keys are fine: optional fields); one
- *   finding per tool and new shape. Results that say they are errors (`{ "error": ... }`) are left to
- *   `tool_error_streak`.
+ *   finding per tool and new shape. Results that say they are errors (`isErrorResult`: `{ "error": ... }`,
+ *   `{ "isError": true }`) are left to `tool_error_streak`.
  *
  * Empty, truncated and drift look at results that did not fail. At most one finding per result: the
  * first that applies, in the order above.
@@ -86,7 +86,7 @@ export function suspiciousToolResult(): Detector {
         })
         return
       }
-      if (errorLike(result.value)) return
+      if (isErrorResult(result.value)) return
       const value = result.value
       const type = typeOf(value)
       const first = shapes.get(name)

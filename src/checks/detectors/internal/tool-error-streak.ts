@@ -1,16 +1,16 @@
+import { isFailedToolCall } from '../../failed-tool-call.ts'
 import type { Detector, StepContext } from './detector.ts'
-import { errorLike } from './error-like.ts'
 import type { FindingSlot } from './finding-log.ts'
 import { headQuote } from './quote.ts'
 import type { TrackedResult } from './tool-call-tracker.ts'
 
 /**
  * `tool_error_streak`: tool results that failed one after the other, in the order the run saw them, of
- * any tool. A result fails when the tool threw (a wrapped step's `error`), when the API marked it as an
- * error (`tool_result.isError`), or when it is an object whose top-level `error` is a non-empty string,
- * an object or `true` (how agents report a failure on APIs with no error flag, e.g. OpenAI chat). A
- * result that did not fail ends the streak; a blocked call neither fails nor ends it. `warn` at
- * `threshold` failures in a row, `critical` at `critical`; each streak is one finding.
+ * any tool. Failed is `isFailedToolCall` (src/checks/failed-tool-call.ts), the definition `okOnly`
+ * uses: the tool threw, the API flagged the result, or it returned an object whose `isError` is true or
+ * whose top-level `error` is set. A result that did not fail ends the streak; a blocked call neither
+ * fails nor ends it. `warn` at `threshold` failures in a row, `critical` at `critical`; each streak is
+ * one finding.
  */
 
 interface Streak {
@@ -84,7 +84,8 @@ export function toolErrorStreak(levels: { threshold: number; critical: number })
 }
 
 function failed(result: TrackedResult): boolean {
-  return result.isError || errorLike(result.value)
+  // `value` is already parsed from JSON text where the result was text.
+  return isFailedToolCall({ isError: result.isError, result: result.value })
 }
 
 function quotes(first: string, last: string): string[] {
