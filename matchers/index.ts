@@ -52,58 +52,78 @@ export const crashlabMatchers = {
 
 expect.extend(crashlabMatchers)
 
+/**
+ * The types of crashlab's matchers, added to Vitest's matcher types below. `R` is what a matcher call
+ * returns (`void`, or a promise after `.resolves`).
+ *
+ * @example
+ * const check: CrashlabMatchers<void>['toPassChecks'] = (options) => expect(run).toPassChecks(options)
+ */
+export interface CrashlabMatchers<R> {
+  /**
+   * Every oracle passed and no runtime finding is at or above `minSeverity` (default `error`).
+   *
+   * @example
+   * expect(run).toPassChecks({ minSeverity: 'warn' })
+   */
+  toPassChecks(options?: PassChecksOptions): R
+  /**
+   * The run called the tool `name`; with `args`, with these arguments (`toEqual` equality, asymmetric matchers allowed).
+   *
+   * @example
+   * expect(run).toCallTool('issue_refund', expect.objectContaining({ amount: 49 }))
+   */
+  toCallTool(name: string, args?: unknown): R
+  /**
+   * The run stayed within every budget given (inclusive limits).
+   *
+   * @example
+   * expect(run).toFinishWithin({ steps: 20, tokens: 8000, ms: 30_000 })
+   */
+  toFinishWithin(budget: FinishWithinBudget): R
+  /**
+   * Replaying the run offline makes the same LLM requests, tool calls and output. Async: await it.
+   *
+   * @example
+   * await expect(run).toReplayExactly()
+   */
+  toReplayExactly(options?: ReplayExactlyOptions): Promise<void>
+  /**
+   * The run matches its `.agentcase` regression baseline; a missing one is written (never on CI), `vitest -u` rewrites it.
+   *
+   * @example
+   * expect(run).toMatchAgentCase()
+   * expect(run).toMatchAgentCase('final', { mode: 'normalized' })
+   */
+  toMatchAgentCase(name?: string, options?: MatchAgentCaseOptions): R
+  toMatchAgentCase(options: MatchAgentCaseOptions): R
+  /**
+   * A runtime detector reported a finding of this kind (at or above `minSeverity`, naming `step`, when given).
+   *
+   * @example
+   * expect(run).toHaveFinding('step_repetition', { minSeverity: 'critical' })
+   */
+  toHaveFinding(kind: string, options?: HaveFindingOptions): R
+  /**
+   * The run's estimated cost is below `usd`; throws when the cost is unknown (a model with no price).
+   *
+   * @example
+   * expect(run).toCostLessThan(0.05)
+   */
+  toCostLessThan(usd: number): R
+}
+
 declare module 'vitest' {
-  interface Matchers<R, T> {
-    /**
-     * Every oracle passed and no runtime finding is at or above `minSeverity` (default `error`).
-     *
-     * @example
-     * expect(run).toPassChecks({ minSeverity: 'warn' })
-     */
-    toPassChecks(options?: PassChecksOptions): R
-    /**
-     * The run called the tool `name`; with `args`, with these arguments (`toEqual` equality, asymmetric matchers allowed).
-     *
-     * @example
-     * expect(run).toCallTool('issue_refund', expect.objectContaining({ amount: 49 }))
-     */
-    toCallTool(name: string, args?: unknown): R
-    /**
-     * The run stayed within every budget given (inclusive limits).
-     *
-     * @example
-     * expect(run).toFinishWithin({ steps: 20, tokens: 8000, ms: 30_000 })
-     */
-    toFinishWithin(budget: FinishWithinBudget): R
-    /**
-     * Replaying the run offline makes the same LLM requests, tool calls and output. Async: await it.
-     *
-     * @example
-     * await expect(run).toReplayExactly()
-     */
-    toReplayExactly(options?: ReplayExactlyOptions): Promise<void>
-    /**
-     * The run matches its `.agentcase` regression baseline; a missing one is written (never on CI), `vitest -u` rewrites it.
-     *
-     * @example
-     * expect(run).toMatchAgentCase()
-     * expect(run).toMatchAgentCase('final', { mode: 'normalized' })
-     */
-    toMatchAgentCase(name?: string, options?: MatchAgentCaseOptions): R
-    toMatchAgentCase(options: MatchAgentCaseOptions): R
-    /**
-     * A runtime detector reported a finding of this kind (at or above `minSeverity`, naming `step`, when given).
-     *
-     * @example
-     * expect(run).toHaveFinding('step_repetition', { minSeverity: 'critical' })
-     */
-    toHaveFinding(kind: string, options?: HaveFindingOptions): R
-    /**
-     * The run's estimated cost is below `usd`; throws when the cost is unknown (a model with no price).
-     *
-     * @example
-     * expect(run).toCostLessThan(0.05)
-     */
-    toCostLessThan(usd: number): R
+  // Vitest 5 declares `Matchers<R, T>`, which every assertion extends.
+  interface Matchers<R, T> extends CrashlabMatchers<R> {}
+}
+
+declare global {
+  // Vitest 4.1 declares `Matchers<T>`, which the declaration above cannot merge with (TypeScript merges
+  // interfaces only when their type parameters are the same); its assertions also extend the
+  // Jest-compatible `jest.Matchers<R, T>`, which this one reaches. Vitest 5 has no such interface, and
+  // an unused one costs nothing there.
+  namespace jest {
+    interface Matchers<R, T> extends CrashlabMatchers<R> {}
   }
 }

@@ -1,11 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { attachTest } from '../fixtures/replay-symbol.ts'
 import { loadAgentCase, viewRun } from '../src/index.ts'
 import './index.ts'
 import type { UpdatePolicy } from './internal/baseline-store.ts'
 import { refundRun } from './internal/test-runs.ts'
+import { toMatchAgentCase } from './to-match-agent-case.ts'
 
 /**
  * Each test stands in for Vitest's snapshot state (the update policy and the written/updated/matched
@@ -138,6 +140,56 @@ describe('toMatchAgentCase', () => {
     } finally {
       rmSync(hadCassettes ? folder : cassettes, { recursive: true, force: true })
     }
+  })
+
+  test("a run made in a test uses that test, not the expect state (test.concurrent's global expect)", () => {
+    const counts: string[] = []
+    expect.setState({
+      snapshotState: {
+        snapshotUpdateState: 'new',
+        added: { increment: (key: string) => void counts.push(key) },
+        matched: { increment: (key: string) => void counts.push(`matched ${key}`) },
+      } as never,
+    })
+    const made = (name: string, id: string) =>
+      attachTest(refundRun(), { file: join(dir, 'refund.test.ts'), name, id })
+    const baseline = (name: string) =>
+      join(dir, '__cassettes__', 'refund.test.ts', `${name.replace(' > ', ' › ')}.agentcase`)
+    // The global expect names this test; each run names its own, and wins, through a view too.
+    expect(made('refund > ticket 1', 'id-1')).toMatchAgentCase()
+    expect(viewRun(made('refund > ticket 2', 'id-2'))).toMatchAgentCase()
+    expect(existsSync(baseline('refund > ticket 1'))).toBe(true)
+    expect(existsSync(baseline('refund > ticket 2'))).toBe(true)
+    expect(made('refund > ticket 1', 'id-1')).toMatchAgentCase()
+    expect(counts).toEqual(['id-1', 'id-2', 'matched id-1'])
+    // A copy without the symbol has no test of its own: the expect state (this test) places it.
+    const cassettes = join(import.meta.dirname, '__cassettes__')
+    const folder = join(cassettes, 'to-match-agent-case.test.ts')
+    const hadCassettes = existsSync(cassettes)
+    try {
+      expect({ ...made('refund > ticket 3', 'id-3') }).toMatchAgentCase('copy')
+      expect(readdirSync(folder)).toEqual([
+        "toMatchAgentCase › a run made in a test uses that test, not the expect state (test.concurrent's global expect).copy.agentcase",
+      ])
+    } finally {
+      rmSync(hadCassettes ? folder : cassettes, { recursive: true, force: true })
+    }
+  })
+
+  test('outside a test and without { path }, a run with no test of its own is a usage error', () => {
+    const state = { isNot: false, snapshotState: undefined, utils: { matcherHint: () => '' } }
+    expect(() => toMatchAgentCase.call(state as never, refundRun())).toThrow(
+      expect.objectContaining({
+        code: 'E_MATCHER_USAGE',
+        message: expect.stringMatching(/or pass \{ path \}/),
+      }),
+    )
+    const path = join(dir, 'outside.agentcase')
+    const run = attachTest(refundRun(), { file: join(dir, 'x.test.ts'), name: 'x', id: 'id-x' })
+    expect(toMatchAgentCase.call(state as never, run).pass).toBe(true)
+    expect(existsSync(join(dir, '__cassettes__', 'x.test.ts', 'x.agentcase'))).toBe(true)
+    expect(toMatchAgentCase.call(state as never, refundRun(), { path }).pass).toBe(true)
+    expect(existsSync(path)).toBe(true)
   })
 
   test('a bad ignoredPaths pattern is an error, never a reason to rewrite the baseline', () => {

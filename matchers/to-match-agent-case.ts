@@ -16,6 +16,7 @@ import {
 import { asRunView, plural } from './internal/as-run-view.ts'
 import { defaultBaselinePath } from './internal/baseline-path.ts'
 import { asWritten, countBaseline, updatePolicy } from './internal/baseline-store.ts'
+import { type BaselineTest, baselineTestOf } from './internal/baseline-test.ts'
 
 /**
  * The regression snapshot of an agent run, with Vitest's snapshot rules: a missing baseline is written
@@ -104,7 +105,10 @@ export function toMatchAgentCase(
       `toMatchAgentCase: mode must be one of ${MODES.join(', ')}, got ${String(mode)}.`,
     )
   }
-  const path = baselinePath(this, name, options.path)
+  // The run's own test, not `this`: under test.concurrent the global expect's state names another test.
+  const test = baselineTestOf(run, this)
+  const path = baselinePath(test, name, options.path)
+  const countKey = test?.id ?? test?.name ?? 'unknown test'
   const near = relative(process.cwd(), path)
   const shown = near === '' || near.startsWith('..') ? path : near
   const policy = updatePolicy(this)
@@ -124,7 +128,7 @@ export function toMatchAgentCase(
       )
     }
     writeAgentCase(path, candidate)
-    countBaseline(this, 'added')
+    countBaseline(this, 'added', countKey)
     return ok(`wrote the baseline ${shown}`)
   }
 
@@ -133,7 +137,7 @@ export function toMatchAgentCase(
     baseline = loadAgentCase(path)
   } catch (err) {
     if (policy === 'all')
-      return rewrite(this, path, candidate, ok, `rewrote the unreadable baseline ${shown}`)
+      return rewrite(this, countKey, path, candidate, ok, `rewrote the unreadable baseline ${shown}`)
     const why = err instanceof Error ? err.message : String(err)
     return fail(
       `The AgentCase baseline ${shown} cannot be read:\n${why}\nRun \`vitest -u\` to write it again.`,
@@ -141,10 +145,10 @@ export function toMatchAgentCase(
   }
   const result = compareCases(baseline, candidate, mode, options.ignoredPaths)
   if (result.equal) {
-    countBaseline(this, 'matched')
+    countBaseline(this, 'matched', countKey)
     return ok(`the run matches ${shown} (${mode} mode)`)
   }
-  if (policy === 'all') return rewrite(this, path, candidate, ok, `rewrote the baseline ${shown}`)
+  if (policy === 'all') return rewrite(this, countKey, path, candidate, ok, `rewrote the baseline ${shown}`)
   const n = result.differences.length
   return fail(
     `The run differs from its AgentCase baseline ${shown}: ${plural(n, 'difference')} in ${mode} mode ` +
@@ -155,13 +159,14 @@ export function toMatchAgentCase(
 
 function rewrite(
   state: MatcherState,
+  countKey: string,
   path: string,
   candidate: AgentCase,
   ok: (message: string) => SyncMatcherResult,
   message: string,
 ): SyncMatcherResult {
   writeAgentCase(path, candidate)
-  countBaseline(state, 'updated')
+  countBaseline(state, 'updated', countKey)
   return ok(message)
 }
 
@@ -176,14 +181,19 @@ function compareCases(
   return compareAgentCases(baseline, candidate, { mode, ignoredPaths: [...MACHINE_PATHS, ...ignoredPaths] })
 }
 
-function baselinePath(state: MatcherState, name: string | undefined, path: string | undefined): string {
+function baselinePath(
+  test: BaselineTest | undefined,
+  name: string | undefined,
+  path: string | undefined,
+): string {
   if (path !== undefined) return resolve(path)
-  if (!state.testPath || !state.currentTestName) {
+  if (test === undefined) {
     throw new CrashlabError(
       'E_MATCHER_USAGE',
-      'toMatchAgentCase needs the current test file and name to place the baseline; call it inside a test, ' +
-        'or pass { path }.',
+      'toMatchAgentCase needs the current test file and name to place the baseline, and this run was not ' +
+        "made by a test (agentCase or the agent fixture): call it inside a test (through the test's own " +
+        '`expect` under test.concurrent), or pass { path }.',
     )
   }
-  return defaultBaselinePath(state.testPath, state.currentTestName, name)
+  return defaultBaselinePath(test.file, test.name, name)
 }

@@ -37,21 +37,25 @@ export function asWritten(c: AgentCase): AgentCase {
 
 /**
  * Counts a written or rewritten baseline in Vitest's snapshot summary (`1 written`, `1 updated`) the
- * way its own snapshot matchers do, through the public counters of the snapshot state. Does nothing
+ * way its own snapshot matchers do, through the public counters of the snapshot state, under the key of
+ * the baseline's test (`testId`: its task id, or its name when no id is known). The key matters: Vitest
+ * clears a test's counts when it retries that test, so a count filed under another test (the global
+ * `expect`'s under `test.concurrent`) would survive a retry or vanish with someone else's. Does nothing
  * outside Vitest's runner.
  *
  * @example
- * countBaseline(this, 'added')
+ * countBaseline(this, 'added', test.id ?? test.name)
  */
 export function countBaseline(
-  state: { snapshotState?: unknown; task?: { id: string } | undefined; currentTestName?: string | undefined },
+  state: { snapshotState?: unknown },
   what: 'added' | 'updated' | 'matched',
+  testId: string,
 ): void {
   const counters = (
     state.snapshotState as Record<string, { increment?: (key: string) => void }> | undefined
   )?.[what]
   if (typeof counters?.increment !== 'function') return
-  counters.increment(state.task?.id ?? state.currentTestName ?? 'unknown test')
+  counters.increment(testId)
 }
 
 /**

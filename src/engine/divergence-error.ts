@@ -28,7 +28,9 @@ const SHOWN = 12
 /**
  * A replayed run asked for something the recording does not have: a changed prompt, tool, parameter or
  * argument, or one call more than was recorded. The message names the step, the run, each changed
- * field against the nearest recorded call, and the command that re-records.
+ * field against the nearest recorded call (a long value as a window around its first difference, with
+ * the offset, so that a change at the end of a long prompt shows), and the command that re-records. It
+ * stays bounded: at most 12 fields, each value cut to a short window.
  *
  * @example
  * try { await session.finish({ output }) } catch (err) {
