@@ -18,6 +18,7 @@ import {
   validateConfig,
   writeTaskFiles,
 } from '../src/index.ts'
+import type { SessionIndexOptions } from './internal/session-index.ts'
 import type { ProvidedCrashlabConfig } from './provided-config.ts'
 import { CrashlabReporter } from './reporter.ts'
 import { resolveMode } from './resolve-mode.ts'
@@ -41,7 +42,11 @@ export interface CrashlabPluginOptions {
    * Default `__cassettes__`.
    */
   cassetteDir?: string
-  /** More hosts or base URLs to record and replay, besides the OpenAI, Anthropic and Gemini APIs. */
+  /**
+   * More hosts or base URLs to record and replay, besides the OpenAI, Anthropic and Gemini APIs. A model
+   * call is recognised by its wire shape (method, path and body) on any host without this; list here
+   * what cannot be recognised (another API, a gateway with its own paths).
+   */
   hosts?: string[]
   /**
    * What requests to other hosts get inside a test: `error` (refused in every mode, loopback too) or
@@ -91,6 +96,14 @@ export interface CrashlabPluginOptions {
    * otherwise run it last on a one-worker machine). Default off.
    */
   tasks?: boolean | CrashlabTasksPluginOptions
+  /**
+   * How many Vitest sessions (test runs) to keep indexed in the run store: after each run the reporter
+   * indexes every test's cassette there, with the test's file and name, for `crashlab ls --session last`
+   * and for `crashlab show|report|diagnose|fork|export-test <cassette path | "file > test name">`.
+   * Older sessions' entries are dropped (the cassettes stay). `0` turns the indexing off. Default: the
+   * config file's `store.keepSessions`, else 20.
+   */
+  keepSessions?: number
 }
 
 /**
@@ -127,9 +140,22 @@ export function crashlab(options: CrashlabPluginOptions = {}): Plugin {
   // Checked now, so that a function where a module path belongs fails when the config loads.
   serializeSessionOptions(options, process.cwd())
   validateConfig({ checks: options.checks, prices: options.prices }, 'the crashlab() plugin options')
+  if (
+    options.keepSessions !== undefined &&
+    !(Number.isInteger(options.keepSessions) && options.keepSessions >= 0)
+  ) {
+    throw new TypeError(
+      `[crashlab] crashlab({ keepSessions }) is a whole number ≥ 0 (0 turns the session index off); got ${JSON.stringify(options.keepSessions)}`,
+    )
+  }
   let viteMode: string | undefined
   let mode: CrashlabMode = options.mode ?? 'missing'
-  const reporter = new CrashlabReporter({ getCassetteDir: () => options.cassetteDir, getMode: () => mode })
+  let index: SessionIndexOptions | undefined
+  const reporter = new CrashlabReporter({
+    getCassetteDir: () => options.cassetteDir,
+    getMode: () => mode,
+    getIndexOptions: () => index,
+  })
   return {
     name: 'crashlab',
     config(config, env) {
@@ -162,6 +188,11 @@ export function crashlab(options: CrashlabPluginOptions = {}): Plugin {
         updateSnapshot: project.config.snapshotOptions?.updateSnapshot,
       })
       mode = resolved.mode
+      index = {
+        root: vitest.config.root,
+        ...(options.config !== undefined && { config: options.config }),
+        ...(options.keepSessions !== undefined && { keepSessions: options.keepSessions }),
+      }
       const provided: ProvidedCrashlabConfig = {
         mode: resolved.mode,
         modeSource: resolved.source,

@@ -4,7 +4,9 @@ import pc from 'picocolors'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
 import { type CrashlabTaskMeta, RECORD_MISSING_COMMAND } from '../fixtures/index.ts'
 import { cassetteFolderFor } from './cassette-path.ts'
+import { noModelCallWarnings } from './internal/no-model-call-warning.ts'
 import { renderRunTable, runRowsOf } from './internal/run-table.ts'
+import { indexSession, type SessionIndexOptions } from './internal/session-index.ts'
 
 /**
  * What the reporter counted in one run.
@@ -29,6 +31,19 @@ export interface CassetteTally {
   unused: string[]
 }
 
+/**
+ * What the reporter reads from the plugin when the run ends.
+ *
+ * @example
+ * const options: CrashlabReporterOptions = { getCassetteDir: () => undefined, getMode: () => 'replay' }
+ */
+export interface CrashlabReporterOptions {
+  getCassetteDir: () => string | undefined
+  getMode: () => string
+  /** Where the session's runs are indexed; absent (or undefined) indexes nothing. */
+  getIndexOptions?: () => SessionIndexOptions | undefined
+}
+
 /** How many stale and unused cassette files the summary lists by name. */
 const LISTED_FILES = 10
 
@@ -43,9 +58,10 @@ const LISTED_FILES = 10
  */
 export class CrashlabReporter implements Reporter {
   private vitest: Vitest | undefined
-  private readonly options: { getCassetteDir: () => string | undefined; getMode: () => string }
+  private readonly options: CrashlabReporterOptions
+  private startedAt = new Date()
 
-  constructor(options: { getCassetteDir: () => string | undefined; getMode: () => string }) {
+  constructor(options: CrashlabReporterOptions) {
     this.options = options
   }
 
@@ -53,7 +69,21 @@ export class CrashlabReporter implements Reporter {
     this.vitest = vitest
   }
 
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+  onTestRunStart(): void {
+    this.startedAt = new Date()
+  }
+
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void | Promise<void> {
+    this.summarize(testModules)
+    // The session's runs go to the store: what the CLI reaches by `crashlab ls --session last`.
+    const index = this.options.getIndexOptions?.()
+    if (!index) return
+    return indexSession(testModules, index, this.startedAt).then((warning) => {
+      if (warning) (this.vitest?.logger ?? console).warn(pc.yellow(warning))
+    })
+  }
+
+  private summarize(testModules: ReadonlyArray<TestModule>): void {
     const mode = this.options.getMode()
     const tally = tallyCassettes(testModules, this.options.getCassetteDir(), mode)
     const rows = runRowsOf(testModules)
@@ -83,6 +113,7 @@ export class CrashlabReporter implements Reporter {
     for (const file of files.slice(0, LISTED_FILES)) lines.push(pc.dim(`  ${file}`))
     if (files.length > LISTED_FILES) lines.push(pc.dim(`  … and ${files.length - LISTED_FILES} more`))
     lines.push(...renderRunTable(rows))
+    lines.push(...noModelCallWarnings(testModules))
     const log = this.vitest?.logger ? (m: string) => this.vitest?.logger.log(m) : console.log
     log(`\n${lines.join('\n')}`)
   }

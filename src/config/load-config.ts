@@ -90,7 +90,7 @@ export function validateConfig(value: unknown, where: string): CrashlabConfig {
   // The parsed value has the schema's defaults filled in; keep what the user wrote, so that merging
   // layers lets a nearer layer's explicit setting win over a farther one's, and never a default.
   const config = value as CrashlabConfig
-  if (config.store && !isAbsolute(config.store.dir) && isAbsolute(where)) {
+  if (config.store?.dir && !isAbsolute(config.store.dir) && isAbsolute(where)) {
     return { ...config, store: { ...config.store, dir: resolve(dirname(where), config.store.dir) } }
   }
   return config

@@ -28,8 +28,14 @@ export const RedactionConfigSchema = z.strictObject({
 
 /** Where production capture and the CLI keep runs (`.crashlab/` by default, or `$CRASHLAB_DIR`). */
 export const StoreConfigSchema = z.strictObject({
-  /** The store folder, resolved against the config file's folder. */
-  dir: z.string().min(1),
+  /** The store folder, resolved against the config file's folder (default `.crashlab` beside it). */
+  dir: z.string().min(1).optional(),
+  /**
+   * How many Vitest sessions (test runs) the Vitest plugin keeps indexed in the store, for
+   * `crashlab ls --session last` and refs by cassette path or test name. Older sessions' entries are
+   * dropped; the cassettes stay. `0` turns the indexing off. Default 20.
+   */
+  keepSessions: z.number().int().min(0).optional(),
 })
 
 /**

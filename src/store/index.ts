@@ -7,6 +7,7 @@ export { load } from './load-run.ts'
 export { openStore, resolveStoreDir } from './open-store.ts'
 export { LocalRunStore } from './run-store.ts'
 export type {
+  IndexedSession,
   JournalInit,
   ListFilter,
   OpenStoreOptions,
@@ -14,4 +15,8 @@ export type {
   RunStore,
   SaveOptions,
   StoredRunSummary,
+  StoredRunTest,
+  TestRunInput,
+  TestSessionInput,
 } from './types.ts'
+export { DEFAULT_KEEP_SESSIONS } from './types.ts'

@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { loadCassette } from '../case/cassette-load.ts'
 import { writeCassette } from '../case/cassette-write.ts'
 import { type Run, RunIdSchema } from '../case/schema/run.ts'
@@ -9,8 +9,26 @@ import type { IndexDb } from './internal/index-db.ts'
 import { rowOf, summaryOf } from './internal/index-row.ts'
 import { JournalFile } from './internal/journal-file.ts'
 import { openIndex } from './internal/open-index.ts'
-import { ambiguousError, notFoundError, readOnlyError } from './internal/store-errors.ts'
-import type { JournalInit, ListFilter, RunJournal, RunStore, SaveOptions, StoredRunSummary } from './types.ts'
+import {
+  ambiguousError,
+  ambiguousTestError,
+  notFoundError,
+  readOnlyError,
+  unindexedCassetteError,
+} from './internal/store-errors.ts'
+import { cassetteKey, matchTestRef } from './internal/test-refs.ts'
+import {
+  DEFAULT_KEEP_SESSIONS,
+  type IndexedSession,
+  type JournalInit,
+  type ListFilter,
+  type RunJournal,
+  type RunStore,
+  type SaveOptions,
+  type StoredRunSummary,
+  type TestRunInput,
+  type TestSessionInput,
+} from './types.ts'
 
 const ULID_PREFIX = /^[0-9A-HJKMNP-TV-Z]{1,26}$/
 /** How many candidates an ambiguous prefix lists. */
@@ -53,6 +71,15 @@ export class LocalRunStore implements RunStore {
   load(ref: string): Run {
     const summary = this.get(ref)
     const { run } = loadCassette(summary.path)
+    if (run.id !== summary.id) {
+      // A test's cassette recorded again outside an indexed run: the file holds another run now.
+      throw new CrashlabError(
+        'E_RUN_NOT_FOUND',
+        `run ${summary.id} is gone: its cassette ${summary.path} now holds run ${run.id} (recorded again). ` +
+          `Use \`${run.id}\` or the cassette's path, or see \`crashlab ls --session last\`.`,
+        { subject: ref },
+      )
+    }
     // Tags live in the index: those added after the run was saved are part of it too.
     return { ...run, tags: summary.tags }
   }
@@ -65,23 +92,74 @@ export class LocalRunStore implements RunStore {
       return id
     }
     const prefix = wanted.toUpperCase()
-    if (!ULID_PREFIX.test(prefix)) throw notFoundError(wanted, this.dir)
-    if (prefix.length === 26 && this.index.has(prefix)) return prefix
-    const ids = this.index.idsWithPrefix(prefix, CANDIDATES + 1)
-    if (ids.length === 1) return ids[0] as string
-    if (ids.length === 0) throw notFoundError(wanted, this.dir, this.inFlight(prefix))
-    throw ambiguousError(wanted, this.dir, ids.slice(0, CANDIDATES), ids.length > CANDIDATES)
+    if (ULID_PREFIX.test(prefix)) {
+      if (prefix.length === 26 && this.index.has(prefix)) return prefix
+      const ids = this.index.idsWithPrefix(prefix, CANDIDATES + 1)
+      if (ids.length === 1) return ids[0] as string
+      if (ids.length > 1)
+        throw ambiguousError(wanted, this.dir, ids.slice(0, CANDIDATES), ids.length > CANDIDATES)
+    }
+    // Not a run id: the path of a test's cassette, or a test's full name (what a test's output shows).
+    const match = wanted === '' ? undefined : matchTestRef(this.index, wanted, process.cwd())
+    if (match?.kind === 'id') return match.id
+    if (match?.kind === 'ambiguous') throw ambiguousTestError(wanted, this.dir, match.tests)
+    if (match?.kind === 'unindexed-cassette') throw unindexedCassetteError(match.path, this.dir, match.id)
+    if (match?.kind === 'no-file')
+      throw notFoundError(wanted, this.dir, false, `There is no file ${match.path}.`)
+    throw notFoundError(wanted, this.dir, ULID_PREFIX.test(prefix) && this.inFlight(prefix))
   }
 
   get(ref: string): StoredRunSummary {
     const id = this.resolve(ref)
     const row = this.index.get(id)
     if (!row) throw notFoundError(ref, this.dir)
-    return summaryOf(row, row.tags_json, (rel) => join(this.dir, rel))
+    return summaryOf(row, row.tags_json, (rel) => resolve(this.dir, rel), row.test_json)
   }
 
   list(filter: ListFilter = {}): StoredRunSummary[] {
-    return this.index.list(filter).map((row) => summaryOf(row, row.tags_json, (rel) => join(this.dir, rel)))
+    let wanted = filter
+    if (filter.session !== undefined) {
+      const session =
+        filter.session === 'last' ? this.index.tests.newestSession() : filter.session.toUpperCase()
+      if (!session) return []
+      wanted = { ...filter, session }
+    }
+    return this.index
+      .list(wanted)
+      .map((row) => summaryOf(row, row.tags_json, (rel) => resolve(this.dir, rel), row.test_json))
+  }
+
+  indexTestSession(
+    session: TestSessionInput,
+    tests: readonly TestRunInput[],
+    options: { keep?: number } = {},
+  ): IndexedSession {
+    if (this.readOnly) throw readOnlyError(this.dir, `index the tests of session ${session.id}`)
+    const skipped: IndexedSession['skipped'] = []
+    const entries = []
+    for (const test of tests) {
+      const path = cassetteKey(test.cassette, session.root)
+      try {
+        // Only the index row is made from it: the cassette stays where its test keeps it.
+        const { run } = loadCassette(path, { binaries: false })
+        entries.push({
+          row: rowOf(run, path),
+          tags: run.tags,
+          file: test.file,
+          test: test.name,
+          state: test.state,
+        })
+      } catch (error) {
+        skipped.push({ cassette: path, reason: (error as Error).message })
+      }
+    }
+    const keep = options.keep ?? DEFAULT_KEEP_SESSIONS
+    const droppedSessions = this.index.tests.indexTests(session, entries, keep)
+    return { indexed: entries.length, skipped, droppedSessions }
+  }
+
+  sessions(): Array<{ id: string; startedAt: string; runs: number }> {
+    return this.index.tests.sessions()
   }
 
   tag(ref: string, ...tags: string[]): void {

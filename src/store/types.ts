@@ -49,9 +49,78 @@ export interface StoredRunSummary {
   tags: string[]
   replayOf?: string
   forkedFrom?: string
-  /** The absolute path of the run's cassette. */
+  /**
+   * The absolute path of the run's cassette: under the store's `runs/`, or, for a run of a test, the
+   * test's own cassette.
+   */
   path: string
+  /** The test that ran it, for a run the Vitest plugin indexed (in the listed session, else the newest). */
+  test?: StoredRunTest
 }
+
+/**
+ * The test of an indexed Vitest session that ran a run.
+ *
+ * @example
+ * const t: StoredRunTest = { session: '01JH…', sessionStartedAt: '2026-11-01T10:00:00.000Z', file: 'test/refund.test.ts', name: 'refund > clean', state: 'failed' }
+ * console.log(`${t.file} > ${t.name}`)
+ */
+export interface StoredRunTest {
+  /** The Vitest session's id (a ULID). */
+  session: string
+  sessionStartedAt: string
+  /** The test file, relative to the Vitest root. */
+  file: string
+  /** The test's full name, `describe > test`. */
+  name: string
+  /** Vitest's verdict on the test: passed, failed, skipped. */
+  state: string
+}
+
+/**
+ * One test of a Vitest session, as the plugin hands it to `indexTestSession`.
+ *
+ * @example
+ * const t: TestRunInput = { cassette: '/repo/test/__cassettes__/refund.test.ts/clean.cassette.json', file: 'test/refund.test.ts', name: 'refund > clean', state: 'passed' }
+ */
+export interface TestRunInput {
+  /** The absolute path of the test's cassette. */
+  cassette: string
+  file: string
+  name: string
+  state: string
+}
+
+/**
+ * A Vitest session: one run of the test suite (one `vitest run`, or one re-run in watch mode).
+ *
+ * @example
+ * const session: TestSessionInput = { id: ulid(), startedAt: new Date().toISOString(), root: '/repo' }
+ */
+export interface TestSessionInput {
+  id: string
+  startedAt: string
+  /** The Vitest root the test files are relative to. */
+  root: string
+}
+
+/**
+ * What `indexTestSession` did.
+ *
+ * @example
+ * const { indexed, skipped, droppedSessions } = store.indexTestSession(session, tests)
+ */
+export interface IndexedSession {
+  /** How many tests' runs were indexed. */
+  indexed: number
+  /** Cassettes that could not be read (named, with why), left out. */
+  skipped: Array<{ cassette: string; reason: string }>
+  /** How many older sessions were dropped from the index (their cassettes stay). */
+  droppedSessions: number
+}
+
+/** How many Vitest sessions the index keeps by default. */
+export const DEFAULT_KEEP_SESSIONS = 20
 
 /**
  * What `list` keeps: every given condition must hold.
@@ -67,6 +136,8 @@ export interface ListFilter {
   minSeverity?: Severity
   /** Runs of this agent (exact name). */
   name?: string
+  /** The runs of the tests of one indexed Vitest session, by its id (see `sessions()`), in file and test order. */
+  session?: string
   limit?: number
 }
 
@@ -136,9 +207,13 @@ export interface RunStore {
   readonly readOnly?: boolean
   /** Writes the redacted cassette atomically and its index row; saving the same id again updates both. */
   save(run: Run, options?: SaveOptions): StoredRunSummary
-  /** The stored run: by id, unique id prefix, or `last` (the newest). Tags are the index's. */
+  /**
+   * The stored run: by id, unique id prefix, `last` (the newest), the path of a test's cassette, or a
+   * test's full name (`describe > test` or `file > describe > test`; its run of the newest session).
+   * Tags are the index's.
+   */
   load(ref: string): Run
-  /** The full id of a ref (`E_RUN_NOT_FOUND`, `E_RUN_AMBIGUOUS`). */
+  /** The full id of a ref, as `load` takes it (`E_RUN_NOT_FOUND`, `E_RUN_AMBIGUOUS`). */
   resolve(ref: string): string
   get(ref: string): StoredRunSummary
   /** Stored runs, newest first (by `startedAt`, then id). */
@@ -147,6 +222,19 @@ export interface RunStore {
   untag(ref: string, ...tags: string[]): void
   cassettePath(id: string): string
   startJournal(init: JournalInit): RunJournal
+  /**
+   * Indexes the runs of one Vitest session (the plugin's reporter does, after each test run): each
+   * test's cassette becomes a row pointing at that file, tagged with the session, the test file and
+   * name. Keeps the newest `keep` sessions (default 20); older sessions' entries are dropped, never
+   * the cassettes.
+   */
+  indexTestSession(
+    session: TestSessionInput,
+    tests: readonly TestRunInput[],
+    options?: { keep?: number },
+  ): IndexedSession
+  /** The indexed Vitest sessions, newest first, with how many runs each has. */
+  sessions(): Array<{ id: string; startedAt: string; runs: number }>
   /** Saves the journals of dead processes as incomplete runs; returns how many. */
   finalizeJournals(): number
   close(): void

@@ -425,7 +425,9 @@ function regressRuns(run: Run, options: VerifyOptions): Run[] {
       { subject: run.id },
     )
   }
-  const isOriginal = (s: { forkedFrom?: string; replayOf?: string }) => !s.forkedFrom && !s.replayOf
+  // A test's run indexed from a Vitest session is guarded by its own test, not re-run here.
+  const isOriginal = (s: { forkedFrom?: string; replayOf?: string; test?: unknown }) =>
+    !s.forkedFrom && !s.replayOf && !s.test
   if (regress === 'auto') {
     return store
       .list({ name: run.name })

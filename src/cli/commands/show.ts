@@ -2,6 +2,7 @@ import { defineCommand } from 'citty'
 import pc from 'picocolors'
 import type { FixProposal, Run } from '../../case/schema/run.ts'
 import { formatUsd } from '../../cost/index.ts'
+import type { StoredRunSummary } from '../../store/index.ts'
 import { reportError } from '../internal/report-error.ts'
 import { colorSeverity, outcomeText, verdictText } from '../internal/run-text.ts'
 import { stepRows } from '../internal/step-rows.ts'
@@ -11,13 +12,18 @@ import { formatDiagnosis } from './diagnose.ts'
 import { fixAttempts } from './report.ts'
 
 /**
- * `crashlab show <id|last>`: one stored run: its checks, findings, diagnosis, fixes (one line each, with
+ * `crashlab show <ref>`: one stored run (by id, prefix, `last`, a test's cassette path or full name): its checks, findings, diagnosis, fixes (one line each, with
  * the verdict of their verification), the runs forked from it, and its step table.
  */
 export const show = defineCommand({
   meta: { name: 'show', description: 'Show a stored run: checks, findings and the step table' },
   args: {
-    run: { type: 'positional', description: 'a run id, a unique prefix of one, or `last`', required: true },
+    run: {
+      type: 'positional',
+      description:
+        'a run id, a unique prefix of one, `last`, a test\'s cassette path, or a test\'s full name ("file > describe > test")',
+      required: true,
+    },
     ...STORE_DIR_ARG,
     json: { type: 'boolean', description: 'print the whole run as JSON' },
   },
@@ -29,7 +35,8 @@ export const show = defineCommand({
           console.log(JSON.stringify(run, null, 2))
           return
         }
-        console.log(formatRun(run, store.get(run.id).tags, fixAttempts(store, run)))
+        const summary = store.get(run.id)
+        console.log(formatRun(run, summary.tags, fixAttempts(store, run), summary))
       })
     } catch (err) {
       reportError(err)
@@ -49,7 +56,8 @@ export interface ShownAttempt {
 }
 
 /**
- * The text `crashlab show` prints for a run, with the runs forked from it (`attempts`) when given.
+ * The text `crashlab show` prints for a run, with the runs forked from it (`attempts`) when given, and
+ * the test that ran it and where its cassette is (`stored`, for a run the Vitest plugin indexed).
  *
  * @example
  * console.log(formatRun(run, ['nightly']))
@@ -58,6 +66,7 @@ export function formatRun(
   run: Run,
   tags: readonly string[] = [],
   attempts: readonly ShownAttempt[] = [],
+  stored?: Pick<StoredRunSummary, 'test' | 'path'>,
 ): string {
   const lines: string[] = []
   const ms = run.endedAt ? Date.parse(run.endedAt) - Date.parse(run.startedAt) : null
@@ -69,6 +78,13 @@ export function formatRun(
       (ms === null ? '' : ` · ${ms} ms`),
   )
   lines.push(`  started ${run.startedAt}${tags.length ? ` · tags ${tags.join(', ')}` : ''}`)
+  if (stored?.test) {
+    const t = stored.test
+    lines.push(
+      `  test ${t.file} > ${t.name} · ${t.state} in Vitest session ${t.session} (${t.sessionStartedAt})`,
+    )
+    lines.push(pc.dim(`  cassette ${stored.path}`))
+  }
   if (run.links.replayOf) lines.push(`  replay of ${run.links.replayOf}`)
   if (run.links.forkedFrom)
     lines.push(`  forked from ${run.links.forkedFrom} at step ${run.links.forkStep ?? '?'}`)

@@ -17,9 +17,16 @@ import {
   isSqliteReadOnly,
   readOnlyError,
 } from './store-errors.ts'
+import { TEST_OF, TEST_SCHEMA, TestSessionsDb } from './test-sessions-db.ts'
 
-/** The index format this crashlab writes (`PRAGMA user_version`). */
-export const INDEX_VERSION = 1
+/**
+ * The index format this crashlab writes (`PRAGMA user_version`). Version 2 added the tables of the
+ * Vitest sessions (`test_sessions`, `test_runs`); an index of version 1 is upgraded in place when opened
+ * for writing, and read as one with no session when it cannot be written.
+ */
+export const INDEX_VERSION = 2
+/** The oldest index format this crashlab reads (and upgrades). */
+export const OLDEST_INDEX_VERSION = 1
 /**
  * `PRAGMA application_id` of crashlab's index ("CRLB"), so that a file can be told apart from another
  * program's SQLite database. Indexes written before it was set have 0 and are recognized by their tables.
@@ -45,11 +52,10 @@ CREATE TABLE IF NOT EXISTS tags (
   run_id TEXT NOT NULL, tag TEXT NOT NULL, PRIMARY KEY (run_id, tag)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS tags_by_tag ON tags (tag, run_id);
-`
+${TEST_SCHEMA}`
 const TAGS_OF = '(SELECT json_group_array(tag) FROM tags WHERE tags.run_id = runs.id) AS tags_json'
-
-/** A row with its tags as SQLite's JSON array text. */
-export type RowWithTags = IndexRow & { tags_json: string | null }
+/** A row with its tags as SQLite's JSON array text, and the test that ran it as JSON text. */
+export type RowWithTags = IndexRow & { tags_json: string | null; test_json?: string | null }
 
 /**
  * The SQLite index of a store, `<dir>/index.db`, in WAL mode: readers never wait for a writer, and
@@ -65,12 +71,23 @@ export class IndexDb {
   /** Opened for reading only (a read-only store): every write is `E_STORE_READ_ONLY`. */
   readonly readOnly: boolean
   private readonly db: DatabaseSync
+  /** False for a read-only index of version 1, which has no session tables (nothing to list then). */
+  private hasTests = true
   private readonly statements = new Map<string, StatementSync>()
+  /** The tables of the Vitest sessions the plugin indexed. */
+  readonly tests: TestSessionsDb
 
   /** `path` may be `:memory:`: the index of a read-only store whose own index cannot be used. */
   constructor(path: string, options: { readOnly?: boolean } = {}) {
     this.path = path
     this.readOnly = options.readOnly === true
+    this.tests = new TestSessionsDb({
+      statement: (sql) => this.statement(sql),
+      write: (fn) => this.write(fn),
+      guard: (fn) => this.guard(fn),
+      hasTests: () => this.hasTests,
+      insertTags: (id, tags) => this.insertTags(id, tags),
+    })
     this.db = this.guard(() => (this.readOnly ? openReadOnly(path) : new (sqlite().DatabaseSync)(path)))
     // Switching a new file to WAL takes a lock that SQLite may refuse at once (without waiting) while
     // another process is creating the same store: try again a few times before giving up.
@@ -101,7 +118,11 @@ export class IndexDb {
         true,
       )
     }
-    if (this.readOnly) return
+    if (this.readOnly) {
+      this.hasTests =
+        this.db.prepare("SELECT 1 AS one FROM sqlite_schema WHERE name = 'test_runs'").get() !== undefined
+      return
+    }
     const mode = (this.db.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode
     if (mode !== 'wal') this.db.exec('PRAGMA journal_mode = WAL')
     // FULL: a commit is on disk when save() returns, like the cassette it points at.
@@ -148,6 +169,12 @@ export class IndexDb {
     })
   }
 
+  /** Ids of the rows whose cassette is at `path` (as the row holds it). */
+  idsAtPath(path: string): string[] {
+    const rows = this.guard(() => this.statement('SELECT id FROM runs WHERE path = ?').all(path))
+    return rows.map((r) => String((r as { id: string }).id))
+  }
+
   has(id: string): boolean {
     return this.guard(() => this.statement('SELECT 1 AS one FROM runs WHERE id = ?').get(id) !== undefined)
   }
@@ -172,7 +199,8 @@ export class IndexDb {
   }
 
   get(id: string): RowWithTags | undefined {
-    return this.guard(() => this.statement(`SELECT *, ${TAGS_OF} FROM runs WHERE id = ?`).get(id)) as
+    const testOf = this.hasTests ? `, ${TEST_OF(false)}` : ''
+    return this.guard(() => this.statement(`SELECT *, ${TAGS_OF}${testOf} FROM runs WHERE id = ?`).get(id)) as
       | RowWithTags
       | undefined
   }
@@ -183,6 +211,14 @@ export class IndexDb {
     if (filter.tag !== undefined) {
       where.push('EXISTS (SELECT 1 FROM tags WHERE tags.run_id = runs.id AND tags.tag = :tag)')
       params.tag = filter.tag
+    }
+    const inSession = filter.session !== undefined
+    if (inSession) {
+      if (!this.hasTests) return []
+      where.push(
+        'EXISTS (SELECT 1 FROM test_runs WHERE test_runs.run_id = runs.id AND test_runs.session_id = :session)',
+      )
+      params.session = filter.session as string
     }
     if (filter.name !== undefined) {
       where.push('name = :name')
@@ -201,9 +237,14 @@ export class IndexDb {
     }
     const limit = filter.limit !== undefined && filter.limit >= 0 ? ' LIMIT :limit' : ''
     if (limit) params.limit = Math.floor(filter.limit as number)
+    const testOf = this.hasTests ? `, ${TEST_OF(inSession)}` : ''
+    // A session lists its tests in file and name order (the order a reader looks them up in); the rest newest first.
+    const order = inSession
+      ? `(SELECT file || char(0) || test FROM test_runs WHERE test_runs.run_id = runs.id AND test_runs.session_id = :session), id`
+      : 'started_at DESC, id DESC'
     const sql =
-      `SELECT *, ${TAGS_OF} FROM runs${where.length ? ` WHERE ${where.join(' AND ')}` : ''}` +
-      ` ORDER BY started_at DESC, id DESC${limit}`
+      `SELECT *, ${TAGS_OF}${testOf} FROM runs${where.length ? ` WHERE ${where.join(' AND ')}` : ''}` +
+      ` ORDER BY ${order}${limit}`
     return this.guard(() => this.statement(sql).all(params)) as unknown as RowWithTags[]
   }
 

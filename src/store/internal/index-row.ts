@@ -1,6 +1,6 @@
 import type { Outcome, Run, RunStatus } from '../../case/schema/run.ts'
 import type { Severity } from '../../case/schema/step.ts'
-import type { StoredRunSummary } from '../types.ts'
+import type { StoredRunSummary, StoredRunTest } from '../types.ts'
 
 /** Severities by rank: what `max_severity` stores, so that `minSeverity` is one comparison in SQL. */
 export const SEVERITY_RANK: Record<Severity, number> = { info: 1, warn: 2, error: 3, critical: 4 }
@@ -100,12 +100,13 @@ export function rowOf(run: Run, relativePath: string): IndexRow {
  * A row read back (with its tags as a JSON array) as the public summary; `path` made absolute.
  *
  * @example
- * summaryOf(row, '["nightly"]', (rel) => join(store.dir, rel))
+ * summaryOf(row, '["nightly"]', (rel) => resolve(store.dir, rel))
  */
 export function summaryOf(
   row: IndexRow,
   tagsJson: string | null,
   absolute: (path: string) => string,
+  testJson?: string | null,
 ): StoredRunSummary {
   const tags = tagsJson ? (JSON.parse(tagsJson) as Array<string | null>) : []
   const summary: StoredRunSummary = {
@@ -128,5 +129,6 @@ export function summaryOf(
   }
   if (row.replay_of) summary.replayOf = row.replay_of
   if (row.forked_from) summary.forkedFrom = row.forked_from
+  if (testJson) summary.test = JSON.parse(testJson) as StoredRunTest
   return summary
 }

@@ -13,7 +13,13 @@ import {
 } from 'node:fs'
 import { join } from 'node:path'
 import type { DatabaseSync } from 'node:sqlite'
-import { INDEX_APPLICATION_ID, INDEX_VERSION, IndexDb, openReadOnly } from './index-db.ts'
+import {
+  INDEX_APPLICATION_ID,
+  INDEX_VERSION,
+  IndexDb,
+  OLDEST_INDEX_VERSION,
+  openReadOnly,
+} from './index-db.ts'
 import { ROW_COLUMNS } from './index-row.ts'
 import { rebuildIndex } from './rebuild-index.ts'
 import { accessError, corruptError, isCorruption } from './store-errors.ts'
@@ -157,7 +163,8 @@ function probe(path: string): Found {
     if (!tables.has('runs') || !tables.has('tags'))
       return version > INDEX_VERSION && appId !== 0 ? 'newer' : 'foreign'
     if (version > INDEX_VERSION) return 'newer'
-    if (version !== INDEX_VERSION) return 'foreign'
+    // An older format of ours is upgraded when opened for writing (IndexDb.init).
+    if (version < OLDEST_INDEX_VERSION) return 'foreign'
     const columns = new Set(
       (db.prepare('PRAGMA table_info(runs)').all() as Array<{ name: string }>).map((r) => r.name),
     )

@@ -105,17 +105,61 @@ export function busyError(path: string, waitedMs: number, cause: unknown): Crash
 }
 
 /**
- * No run matches a ref; says where it looked and how to see what is there.
+ * No run matches a ref; says what it was taken for, where it looked and how to see what is there.
  *
  * @example
  * throw notFoundError('01JH7', '/repo/.crashlab')
  */
-export function notFoundError(ref: string, dir: string, inFlight = false): CrashlabError {
-  const what = ref === 'last' ? 'there is no stored run yet' : `no stored run matches "${ref}"`
-  const extra = inFlight ? ` Run ${ref} is still being recorded (its journal is in ${dir}/journal).` : ''
+export function notFoundError(ref: string, dir: string, inFlight = false, note = ''): CrashlabError {
+  const what =
+    ref === 'last'
+      ? 'there is no stored run yet'
+      : `no stored run matches "${ref}" (tried it as a run id or id prefix, a cassette path and a test's full name)`
+  const extra =
+    (inFlight ? ` Run ${ref} is still being recorded (its journal is in ${dir}/journal).` : '') +
+    (note ? ` ${note}` : '')
   return new CrashlabError(
     'E_RUN_NOT_FOUND',
-    `${what} in ${dir}.${extra} List the stored runs with \`crashlab ls\` (or \`crashlab ls --dir <store>\` for another store).`,
+    `${what} in ${dir}.${extra} List the runs of the last Vitest run with \`crashlab ls --session last\`, ` +
+      'every stored run with `crashlab ls` (add `--dir <store>` for another store).',
+    { subject: ref },
+  )
+}
+
+/**
+ * A cassette file the index does not know: its test has not run under the plugin since it was
+ * written, or its session was dropped.
+ *
+ * @example
+ * throw unindexedCassetteError('/repo/test/__cassettes__/a.test.ts/x.cassette.json', '/repo/.crashlab')
+ */
+export function unindexedCassetteError(path: string, dir: string, id: string | undefined): CrashlabError {
+  const what = id === undefined ? 'it does not load as a cassette' : `its run ${id} is not indexed`
+  return new CrashlabError(
+    'E_RUN_NOT_FOUND',
+    `the cassette ${path} is not in the run store ${dir}: ${what}. Run its test again (the crashlab() ` +
+      'plugin indexes the runs of every Vitest run; see `crashlab ls --session last`), or add it with ' +
+      `\`crashlab import ${path}\`.`,
+    { subject: path },
+  )
+}
+
+/**
+ * A test name that fits more than one indexed test: lists them as refs that name each one.
+ *
+ * @example
+ * throw ambiguousTestError('clean refund', '/repo/.crashlab', [{ runId: '01JH…', file: 'a.test.ts', test: 'clean refund' }])
+ */
+export function ambiguousTestError(
+  ref: string,
+  dir: string,
+  tests: ReadonlyArray<{ runId: string; file: string; test: string }>,
+): CrashlabError {
+  const shown = tests.slice(0, 10).map((t) => `  - ${t.runId}  "${t.file} > ${t.test}"`)
+  return new CrashlabError(
+    'E_RUN_AMBIGUOUS',
+    `"${ref}" names more than one test in ${dir}:\n${shown.join('\n')}${tests.length > 10 ? '\n  … and more' : ''}\n` +
+      'Give the test file too ("<file> > <test>", as Vitest prints it) or the run id.',
     { subject: ref },
   )
 }
