@@ -106,6 +106,8 @@ export const ERROR_CODES = [
   // the run store (src/store): a folder that cannot be used (not a folder, no permission); a write to a store that can only be read
   'E_STORE_ACCESS',
   'E_STORE_READ_ONLY',
+  // export-test (src/replay): a run whose agent cannot be run again, so no test that re-runs it can be written
+  'E_EXPORT_NO_AGENT',
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

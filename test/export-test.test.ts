@@ -159,7 +159,7 @@ describe('exportTest', () => {
       expect(written.entryPoint).toEqual({ kind: 'module', module: './src/agent.ts', export: 'run' })
       const text = readFileSync(testPath, 'utf8')
       expect(text).toContain('"message": "crashed in ~/app"')
-      expect(text).toContain("expect(run.status).toBe('error')")
+      expect(text).toContain("expect(run.status).toBe('ok')")
       expect(text).not.toContain('/home/ada')
       expect(readdirSync(join(out, 'exported', '__cassettes__'))).toHaveLength(1)
     } finally {
@@ -185,6 +185,7 @@ describe('exportTest and URLs that contain the home path', () => {
         dir: join(out, 'exported'),
         home: '/root',
         root: out,
+        entry: './agent.ts#run',
       })
       const written = loadCassette(cassettePath).run
       expect(written.error?.message).toBe(

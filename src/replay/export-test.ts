@@ -9,6 +9,7 @@ import { parsePatch } from '../patches/parse-patch.ts'
 import type { Patch } from '../patches/patch-schema.ts'
 import type { Redactor } from '../redact/types.ts'
 import type { RunStore } from '../store/types.ts'
+import { rerunEntry } from './internal/rerun-entry.ts'
 import { exportedTestSource } from './internal/test-source.ts'
 
 /**
@@ -59,6 +60,13 @@ export interface ExportTestOptions {
   fix?: string
   /** The store the fix's patched fork is loaded from. Needed with `fix`; its folder is `storeDir` by default. */
   store?: RunStore
+  /**
+   * The agent the test runs again, as `<module>#<export>` (the module relative to `root`), for a run
+   * whose entry point does not name one (an imported run, or an `agentCase` run of an inline function).
+   * Default: the run's `module` entry point, else the module and export an `agentCase` run recorded
+   * for its agent function.
+   */
+  entry?: string
 }
 
 /**
@@ -70,6 +78,8 @@ export interface ExportTestOptions {
 export interface ExportedTest {
   testPath: string
   cassettePath: string
+  /** The module entry point the test runs the agent through (relative to `root`). */
+  entryPoint: { kind: 'module'; module: string; export: string }
   /** With `fix`: the fix, the patched fork written out, and that fork's cassette. */
   fix?: { id: string; forkId: string; atStep: number; cassettePath: string }
 }
@@ -92,9 +102,12 @@ export interface VerifiedFix {
 /**
  * Turns a stored run into a Vitest regression test: writes its cassette (redacted, with absolute store
  * and home paths in messages written `<store>` and `~`) to `<dir>/__cassettes__/`, and a test file
- * beside it that loads the cassette with `crashlabReplay` (which replays a run with a `module` entry
- * point offline, strictly, and grades it again) and asserts the run's status, check results and
- * findings. A failure seen in production becomes a test that keeps it from coming back unnoticed.
+ * beside it that runs the agent again against the cassette with `crashlabReplay` (offline, strictly:
+ * its `module` entry point, the agent function an `agentCase` run recorded, or `entry`) and asserts
+ * the check results and findings the run had. A change of the agent's code that makes it act otherwise
+ * fails the test. A run whose agent cannot be run again is refused (`E_EXPORT_NO_AGENT`), naming the
+ * test that already runs it. A failure seen in production becomes a test that keeps it from coming
+ * back unnoticed.
  * With `fix` (and `store`), the file holds a second test: a passing patched fork of that verified fix,
  * its cassette beside the first, replayed with the fix re-applied from the fork step and asserted passing.
  *
@@ -114,11 +127,14 @@ export function exportTest(source: Run, options: ExportTestOptions): ExportedTes
   const cassettePath = join(dir, '__cassettes__', cassetteName)
   const storeDir = options.storeDir ?? options.store?.dir
   const paths = { ...options, ...(storeDir && { storeDir }) }
-  // Everything is read (and every error thrown) before a file is written.
+  // Everything is read (and every error thrown) before a file is written. The test runs the agent
+  // again, through a module entry point: without one it would only grade the recording again, and pass
+  // whatever the agent's code became.
+  const rerun = rerunnable(source, options.entry)
   const chosen = options.fix === undefined ? undefined : verifiedFix(source, options.fix)
   let forked: Run | undefined
   if (chosen) {
-    if (source.entryPoint?.kind !== 'module') {
+    if (!rerun.entryPoint) {
       throw new CrashlabError(
         'E_REPLAY_ENTRY',
         `run ${source.id} has ${source.entryPoint ? `a ${source.entryPoint.kind}` : 'no'} entry point: only a run with a ` +
@@ -136,7 +152,10 @@ export function exportTest(source: Run, options: ExportTestOptions): ExportedTes
     }
     forked = options.store.load(chosen.trial.runId)
   }
-  const run = portable(source, paths)
+  const { entryPoint } = rerun
+  if (!entryPoint) throw rerun.refusal
+  if (forked) forked = { ...forked, entryPoint }
+  const run = portable({ ...source, entryPoint }, paths)
   mkdirSync(dir, { recursive: true })
   const writeOptions = options.redactor ? { redactor: options.redactor } : {}
   const written = writeCassette(cassettePath, run, writeOptions)
@@ -163,7 +182,8 @@ export function exportTest(source: Run, options: ExportTestOptions): ExportedTes
     ...(fixed && { fix: fixed }),
   })
   writeFileSync(testPath, text)
-  return { testPath, cassettePath, ...(fix && { fix }) }
+  const writtenEntry = written.run.entryPoint?.kind === 'module' ? written.run.entryPoint : entryPoint
+  return { testPath, cassettePath, entryPoint: writtenEntry, ...(fix && { fix }) }
 }
 
 /**
@@ -191,6 +211,19 @@ export function verifiedFix(run: Run, choice: string): VerifiedFix {
     )
   }
   return { fix, verification, trial, patch: parsePatch(fix.patch, fix.id), atStep: verification.atStep }
+}
+
+function rerunnable(
+  run: Run,
+  entry: string | undefined,
+): { entryPoint: ReturnType<typeof rerunEntry>; refusal?: never } | { entryPoint?: never; refusal: unknown } {
+  try {
+    return { entryPoint: rerunEntry(run, entry) }
+  } catch (refusal) {
+    // A malformed --entry is the caller's to fix first, with or without a fix.
+    if (entry !== undefined) throw refusal
+    return { refusal }
+  }
 }
 
 function bestVerified(run: Run): FixProposal {

@@ -61,10 +61,22 @@ export interface ReplayResult {
   /** The replayed run: a new id, `links.replayOf` the source's, graded like the source. */
   run: Run
   /**
-   * Why the replay failed: a `DivergenceError` (`E_DIVERGENCE`), recorded steps left unused
-   * (`E_REPLAY_UNUSED`), the agent's own error, or a failed test. Undefined when it replayed cleanly.
+   * Why the replay was not faithful: a `DivergenceError` (`E_DIVERGENCE`), recorded steps left unused
+   * (`E_REPLAY_UNUSED`), a refused request, or an error the agent threw where the run had returned.
+   * Undefined when the replay did what the run did, whatever its outcome.
    */
   error?: unknown
+  /**
+   * True when the replay did what the run did (`error` undefined; the replay's status is `ok`). Its
+   * outcome is then the verdict: a faithful replay of a failing run is a successful replay whose
+   * outcome is `fail`.
+   */
+  faithful: boolean
+  /**
+   * Why a faithful replay's outcome is `fail`, in words, when there is more to say than the checks: the
+   * first failure of the replayed test (a `test` entry point), or the error the agent threw again.
+   */
+  failure?: string
   /** The replay as stored, when `store` was given. */
   stored?: StoredRunSummary
   /**
@@ -85,7 +97,9 @@ export interface ReplayResult {
  * (TypeScript works) and its export called with the run's input in a strict replay Session; a `test`
  * entry point (an `agentCase` test) is run by the project's Vitest, that one test replaying this run.
  * A run with no entry point throws `E_REPLAY_NO_ENTRY`. A divergence does not throw: the replay is
- * still a run (status `error`), returned (and stored) with the divergence as `error`.
+ * still a run (status `error`), returned (and stored) with the divergence as `error`. A replay that did
+ * what the run did is `faithful` (status `ok`), whatever its outcome: a failing run replays as a
+ * faithful replay whose outcome is `fail`.
  *
  * @example
  * import { openStore, replayRun } from 'crashlab'
@@ -99,7 +113,7 @@ export async function replayRun(source: Run, options: ReplayRunOptions = {}): Pr
   const entry = source.entryPoint
   if (!entry) throw noEntryPointError(source)
   const cwd = options.cwd ?? process.cwd()
-  let replayed: { run: Run; error?: unknown; network?: NetworkLedger }
+  let replayed: { run: Run; error?: unknown; failure?: string; network?: NetworkLedger }
   if (entry.kind === 'test' && options.reapply) {
     throw new CrashlabError(
       'E_REPLAY_ENTRY',
@@ -126,20 +140,34 @@ export async function replayRun(source: Run, options: ReplayRunOptions = {}): Pr
       onRequest,
       allowHosts: config.allowHosts,
     })
-    replayed = {
-      run: await grade(checks.finalize(done.run), source, done.error),
-      error: done.error,
-      network: done.network,
-    }
+    // The agent threw again as it threw when recorded, with every step served: a faithful replay.
+    const threwAgain = done.thrown === true && source.status === 'error'
+    const error = threwAgain ? undefined : done.error
+    const graded = await grade(checks.finalize(done.run), source, error)
+    replayed = threwAgain
+      ? {
+          run: { ...graded, status: 'ok', outcome: 'fail' },
+          failure: `the agent threw again, as recorded: ${messageOf(done.error)}`,
+          network: done.network,
+        }
+      : { run: graded, error, network: done.network }
   }
-  const run = { ...replayed.run, links: { ...replayed.run.links, replayOf: source.id } }
+  // A replay's status says whether it was faithful: `ok` when it did what the run did, `error` when not.
+  const status = replayed.error === undefined ? 'ok' : 'error'
+  const run: Run = { ...replayed.run, status, links: { ...replayed.run.links, replayOf: source.id } }
   const stored = options.store?.save(run, { tags: options.tags })
   return {
     run,
+    faithful: replayed.error === undefined,
     ...(replayed.error !== undefined && { error: replayed.error }),
+    ...(replayed.failure !== undefined && { failure: replayed.failure }),
     ...(stored && { stored }),
     ...(replayed.network && { network: replayed.network }),
   }
+}
+
+function messageOf(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replace(/^\[crashlab\] /, '')
 }
 
 /**

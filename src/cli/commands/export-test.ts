@@ -1,13 +1,15 @@
 import { relative } from 'node:path'
 import { defineCommand } from 'citty'
+import { isCrashlabError } from '../../errors.ts'
 import { exportTest } from '../../replay/index.ts'
 import { configRedactor } from '../internal/config-redactor.ts'
 import { reportError } from '../internal/report-error.ts'
 import { STORE_DIR_ARG, withStore } from '../internal/store-args.ts'
 
 /**
- * `crashlab export-test <id> -o dir [--fix fix-1|auto]`: a stored run as a Vitest regression test plus its
- * cassette, which replays the run and asserts its check results and findings; with `--fix`, a second test
+ * `crashlab export-test <id> -o dir [--fix fix-1|auto] [--entry module#export]`: a stored run as a Vitest
+ * regression test plus its cassette, which runs the agent again against the cassette and asserts the
+ * run's check results and findings (exit 2, nothing written, when the agent cannot be run again); with `--fix`, a second test
  * replays the verified fix's passing patched fork with the fix re-applied and asserts it passes.
  * `crashlab vitest --exported` runs them.
  */
@@ -32,6 +34,12 @@ export const exportTestCommand = defineCommand({
         'also write the passing patched run of a verified fix, replayed with the fix (auto: the best verified fix)',
       valueHint: 'fix-id|auto',
     },
+    entry: {
+      type: 'string',
+      description:
+        "the agent the test runs again, for a run whose entry point names none (default: the run's own)",
+      valueHint: 'module#export',
+    },
     ...STORE_DIR_ARG,
     import: {
       type: 'string',
@@ -50,6 +58,7 @@ export const exportTestCommand = defineCommand({
           ...(args.import && { importFrom: args.import }),
           ...(redactor && { redactor }),
           ...(args.fix !== undefined && { fix: args.fix, store }),
+          ...(args.entry !== undefined && { entry: args.entry }),
         })
         return { ...paths, id: run.id }
       })
@@ -60,7 +69,8 @@ export const exportTestCommand = defineCommand({
           ? `wrote the regression test of run ${written.id} and of its verified fix ${fix.id}:`
           : `wrote the regression test of run ${written.id}:`,
       )
-      console.log(`  ${rel(written.testPath)}`)
+      const entry = `${written.entryPoint.module}#${written.entryPoint.export}`
+      console.log(`  ${rel(written.testPath)} (runs the agent ${entry} again against the cassette)`)
       console.log(`  ${rel(written.cassettePath)} (redacted${fix ? '; the run, asserted as it ended' : ''})`)
       if (fix) {
         console.log(
@@ -70,6 +80,8 @@ export const exportTestCommand = defineCommand({
       console.log('run it with `npx crashlab vitest --exported`')
     } catch (err) {
       reportError(err)
+      // A run whose agent cannot be run again is refused, not failed: no test was written.
+      if (isCrashlabError(err, 'E_EXPORT_NO_AGENT')) process.exitCode = 2
     }
   },
 })

@@ -254,7 +254,10 @@ function formatFixes(
       const diff = renderPatchDiff(parsePatch(fix.patch, fix.id), at.request, { step: at.step })
       lines.push(...diff.split('\n').map((l) => `    ${l}`))
     }
-    if (at) lines.push(pc.dim(`  next: npx crashlab fork ${run.id} --at ${at.step} --patch ${shown(file)}`))
+    // A run with no entry point cannot be forked live: its dry run still shows the patch's diff.
+    const dry = run.entryPoint ? '' : ' --dry-run'
+    if (at)
+      lines.push(pc.dim(`  next: npx crashlab fork ${run.id} --at ${at.step} --patch ${shown(file)}${dry}`))
     lines.push('')
   }
   for (const r of rejected) {

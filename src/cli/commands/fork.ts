@@ -18,7 +18,8 @@ import { STORE_DIR_ARG, withStore } from '../internal/store-args.ts'
  * `crashlab fork <id|last> --at N [--patch fix.yaml] [--system-append "..."] [--base-url url] [--dry-run]`:
  * starts a stored run's entry point again, replayed up to step N and live from it, the patch applied to
  * every model request from N on; stores the fork (`forkedFrom`, `forkStep`, `patch`). `--dry-run` prints
- * the patch's diff against the model request at or after step N and runs nothing.
+ * the patch's diff against the model request at or after step N (without a patch: what the fork would
+ * replay and the request a patch would change) and runs nothing.
  */
 export const forkCommand = defineCommand({
   meta: {
@@ -115,8 +116,11 @@ function stepOf(at: string | undefined, run: Run): number {
 }
 
 function dryRun(run: Run, atStep: number, patch: Patch | undefined): void {
-  if (!patch) throw usageError('--dry-run shows what a patch changes: give --patch or --system-append')
   const step = run.steps.find((s) => s.index >= atStep && s.type === 'llm' && s.request.normalized)
+  if (!patch) {
+    dryRunPlan(run, atStep, step?.type === 'llm' ? step : undefined)
+    return
+  }
   if (step?.type !== 'llm' || !step.request.normalized)
     throw usageError(
       `run ${run.id} makes no model call at or after step ${atStep}: the patch would change nothing`,
@@ -124,6 +128,46 @@ function dryRun(run: Run, atStep: number, patch: Patch | undefined): void {
   console.log(`dry run: the patch against the model request of step ${step.index} of run ${run.id}`)
   console.log(renderPatchDiff(patch, step.request.normalized, { step: step.index }))
   console.log('nothing was run')
+}
+
+/**
+ * `--dry-run` without a patch: what a fork at `atStep` would replay and where it goes live, and the
+ * model request a patch would change (its system prompt and last message), so the next step is writing
+ * that patch.
+ */
+function dryRunPlan(
+  run: Run,
+  atStep: number,
+  step: Extract<Run['steps'][number], { type: 'llm' }> | undefined,
+): void {
+  const replayed = atStep === 0 ? 'replays nothing' : `replays steps 0–${atStep - 1} from the recording`
+  console.log(
+    `dry run: a fork of run ${run.id} at step ${atStep} ${replayed} and goes live from step ${atStep}`,
+  )
+  const request = step?.request.normalized
+  if (!step || !request) {
+    console.log(
+      `  run ${run.id} makes no model call at or after step ${atStep}: a patch to its requests would change nothing`,
+    )
+  } else {
+    console.log(`  the model request of step ${step.index}, which a patch changes:`)
+    const system = request.system.map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('\n')
+    console.log(`    system: ${clip(system || '(none)')}`)
+    const last = request.messages.at(-1)
+    if (last) {
+      const text = last.parts
+        .map((p) => (p.type === 'text' ? p.text : p.type === 'tool_result' ? p.content : `[${p.type}]`))
+        .join(' ')
+      console.log(`    last message (${last.role}): ${clip(text)}`)
+    }
+  }
+  console.log("  give --patch <file> or --system-append <text> to see the patch's diff against it")
+  console.log('nothing was run')
+}
+
+function clip(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim()
+  return line.length > 200 ? `${line.slice(0, 197)}…` : line
 }
 
 function blockedCount(run: Run): number {

@@ -13,14 +13,16 @@ import { STORE_DIR_ARG, withStore } from '../internal/store-args.ts'
 
 /**
  * `crashlab replay <id|last>`: runs a stored run's entry point again offline and stores the replay
- * (`replayOf` the source); exits 1 when it diverged. `crashlab replay <file.agentcase> --mock -o out`
- * writes the mock replay of a captured case instead (no agent runs).
+ * (`replayOf` the source). Exits 0 for a faithful replay whatever its outcome (1 with `--expect-pass`
+ * when the outcome is not pass), 1 when it diverged, 2 when it could not start (bad input).
+ * `crashlab replay <file.agentcase> --mock -o out` writes the mock replay of a captured case instead
+ * (no agent runs).
  */
 export const replay = defineCommand({
   meta: {
     name: 'replay',
     description:
-      'Re-run a stored run offline through its entry point and store the replay (exit 1 on divergence)',
+      'Re-run a stored run offline through its entry point and store the replay (exit 0 faithful, 1 diverged, 2 bad input)',
   },
   args: {
     run: {
@@ -35,6 +37,10 @@ export const replay = defineCommand({
       valueHint: 'path',
     },
     'allow-unused': { type: 'boolean', description: 'let the replay leave recorded steps unused' },
+    'expect-pass': {
+      type: 'boolean',
+      description: 'exit 1 also when the replay is faithful but its outcome is not pass',
+    },
     verbose: { type: 'boolean', description: "show Vitest's output when the entry point is a test" },
     mock: { type: 'boolean', description: 'write the mock replay of an .agentcase file (with --output)' },
     output: {
@@ -54,7 +60,7 @@ export const replay = defineCommand({
         const source = store.load(args.run)
         if (!source.entryPoint) throw noEntryPointError(source)
         console.log(`replaying run ${source.id} (${source.name}) through ${entryText(source)} …`)
-        const { run, error, network } = await replayRun(source, {
+        const { run, error, failure, network } = await replayRun(source, {
           store,
           cwd,
           sourcePath: store.get(source.id).path,
@@ -63,8 +69,8 @@ export const replay = defineCommand({
         })
         console.log(summary(run))
         if (error !== undefined) {
-          console.error(pc.red(`replay failed: ${messageOf(error)}`))
-          process.exitCode = 1
+          console.error(pc.red(`replay failed (not faithful): ${messageOf(error)}`))
+          process.exitCode = EXIT.diverged
           console.error(`  network: ${networkText(network)}`)
         } else {
           console.log(
@@ -72,14 +78,38 @@ export const replay = defineCommand({
               `replayed: ${run.steps.length} steps served from the recording, ${networkText(network)}`,
             ),
           )
+          console.log(outcomeLine(run, source, failure))
+          if (args['expect-pass'] && run.outcome !== 'pass') process.exitCode = EXIT.diverged
         }
         console.log(`stored as ${run.id} (replay of ${source.id}): \`crashlab show ${run.id}\``)
       })
     } catch (err) {
       reportError(err)
+      // Whatever stopped the replay from starting (a run, a flag, an entry point) is bad input.
+      if (process.exitCode === 1) process.exitCode = EXIT.badInput
     }
   },
 })
+
+/** The exit codes of `crashlab replay` (docs/cli.md lists them). */
+const EXIT = { diverged: 1, badInput: 2 } as const
+
+/** The verdict of a faithful replay, beside what the run had: the same outcome is the expected one. */
+function outcomeLine(run: Run, source: Run, failure: string | undefined): string {
+  // A run whose agent threw failed, whatever its oracles said: its faithful replay fails the same way.
+  const recorded = source.status === 'error' ? 'fail' : source.outcome
+  const same = run.outcome === recorded ? ', as recorded' : `; the run's was ${recorded}`
+  const failed = run.checks.filter((c) => !c.passed).map((c) => c.name)
+  const why =
+    failed.length > 0 ? ` (failed: ${failed.join(', ')})` : failure ? ` (${firstLine(failure)})` : ''
+  const text = `faithful replay · outcome ${run.outcome}${why}${same}`
+  return run.outcome === 'pass' ? pc.green(text) : pc.yellow(text)
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n').find((l) => l.trim() !== '') ?? text
+  return line.length > 160 ? `${line.slice(0, 157)}…` : line.trim()
+}
 
 function mockReplay(file: string, output: string | undefined): void {
   if (!output) throw usageError('crashlab replay <file.agentcase> --mock needs --output <out.agentcase>')

@@ -332,7 +332,9 @@ export function formatVerification(v: Verification, fixId: string, runId: string
   const colour = { VERIFIED: pc.green, LIKELY: pc.cyan, INCONCLUSIVE: pc.yellow, REJECTED: pc.red }[v.verdict]
   lines.push(`${pc.bold(colour(v.verdict))} ${fixId}: ${v.reason}`)
   if (v.verdict === 'VERIFIED')
-    lines.push(`next: \`crashlab export-test ${runId} --fix ${fixId}\` writes it out as a regression test`)
+    lines.push(
+      `next: \`npx crashlab export-test ${runId} --fix ${fixId} -o test/regressions\` writes it out as a regression test`,
+    )
   return lines.join('\n')
 }
 

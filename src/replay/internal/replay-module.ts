@@ -39,7 +39,7 @@ export async function replayModule(
   source: Run,
   entry: ModuleEntry,
   options: ModuleReplayOptions,
-): Promise<{ run: Run; error?: unknown; network: NetworkLedger }> {
+): Promise<{ run: Run; error?: unknown; network: NetworkLedger; thrown?: boolean }> {
   const interceptor = interceptHostsOf(source, {
     intercept: options.intercept,
     outsideSession: 'replay',
@@ -73,7 +73,7 @@ export async function replayModule(
       const run = await session.finish(result)
       return result.error === undefined
         ? { run, network: ledgerSince(mark) }
-        : { run, error: result.error, network: ledgerSince(mark) }
+        : { run, error: result.error, network: ledgerSince(mark), thrown: true }
     } catch (failure) {
       // A divergence, steps left unused, a halt: the replay is still a run, which says how it failed.
       return { run: markFailed(session.run, failure), error: failure, network: ledgerSince(mark) }

@@ -47,7 +47,7 @@ export async function replayTest(
   source: Run,
   entry: TestEntry,
   options: TestReplayOptions,
-): Promise<{ run: Run; error?: unknown; network?: NetworkLedger }> {
+): Promise<{ run: Run; error?: unknown; failure?: string; network?: NetworkLedger }> {
   const bin = vitestBin(options.cwd)
   const tmp = mkdtempSync(join(tmpdir(), 'crashlab-replay-'))
   try {
@@ -95,6 +95,12 @@ export async function replayTest(
     if (code === 0) return { run: replayed, ...(network && { network }) }
     // The setup file writes a replay failure (a divergence, steps left unused) as the run's error.
     const own = replayed.error?.code
+    if (!own || !REPLAY_FAILURES.has(own)) {
+      // The test failed with its replay intact (its oracles or assertions failed, as they did when it
+      // was recorded): a faithful replay whose outcome is fail, not a failed replay.
+      const failure = result.message ?? `the test "${entry.test}" failed (Vitest exit code ${code})`
+      return { run: { ...replayed, status: 'ok', outcome: 'fail' }, failure, ...(network && { network }) }
+    }
     // The child replayed a temporary copy of the run: name the source's own cassette instead.
     const message = (replayed.error?.message ?? '').replaceAll(input, options.sourcePath ?? 'the stored run')
     const error =
@@ -106,6 +112,23 @@ export async function replayTest(
     rmSync(tmp, { recursive: true, force: true })
   }
 }
+
+/**
+ * The errors of a replay that did not do what the run did: the agent called differently, left recorded
+ * steps unused, or reached for what the recording does not answer. Any other failure of the replayed
+ * test is the test's verdict on a faithful replay.
+ *
+ * @example
+ * REPLAY_FAILURES.has('E_DIVERGENCE') // true
+ */
+export const REPLAY_FAILURES: ReadonlySet<string> = new Set([
+  'E_DIVERGENCE',
+  'E_REPLAY_UNUSED',
+  'E_REPLAY_MISSING',
+  'E_CASSETTE_MISSING',
+  'E_UNHANDLED_HOST',
+  'E_REPLAY_CONNECTION',
+])
 
 /**
  * Where the setup file of the Vitest child writes what the replay let out and refused (its network

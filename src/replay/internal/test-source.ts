@@ -20,19 +20,19 @@ interface SourceOptions {
   }
 }
 
-/** The text of an exported regression test: replay the cassette, assert what the run had. */
+/** The text of an exported regression test: run the agent again on the cassette, assert what the run had. */
 export function exportedTestSource(run: Run, options: SourceOptions): string {
   const findings = run.findings.map(({ kind, severity, steps }) => ({ kind, severity, steps }))
   const kinds = [...new Set(run.findings.map((f) => f.kind))]
-  const replays = run.entryPoint?.kind === 'module'
+  const entry = run.entryPoint?.kind === 'module' ? `${run.entryPoint.module}#${run.entryPoint.export}` : ''
   const fix = options.fix
+  // A faithful replay has status ok; its outcome is the run's, and fail for a run whose agent threw.
+  const outcome = run.status === 'error' ? 'fail' : run.outcome
   const lines = [
     `// Exported by \`crashlab export-test ${run.id}${fix ? ` --fix ${fix.id}` : ''}\` from the run of ${run.name.replace(/\s+/g, ' ')} started ${run.startedAt}.`,
-    '// A regression test: it loads the run from its cassette beside this file, ' +
-      (replays
-        ? `replays it offline through its entry point (${run.entryPoint?.kind === 'module' ? `${run.entryPoint.module}#${run.entryPoint.export}` : ''}),`
-        : 'grades it again with the runtime checks,'),
-    '// and asserts the status, check results and findings the run had. Run it with `npx crashlab vitest --exported`',
+    `// A regression test: it runs the agent again (${entry}) against the run's cassette beside this file,`,
+    '// offline and strictly (a call the run did not make fails it), and asserts the check results and findings',
+    '// the run had: a change of the agent that makes it act otherwise fails it. Run it with `npx crashlab vitest --exported`',
     `// (or \`npx vitest --tags-filter=${EXPORTED_TAG}\`: the crashlab() plugin declares the tag).`,
     `import { crashlabReplay, crashlabStore } from ${str(options.importFrom)}`,
     "import { describe, expect, test } from 'vitest'",
@@ -42,14 +42,14 @@ export function exportedTestSource(run: Run, options: SourceOptions): string {
     `describe(${str(options.suite)}, { tags: [${str(EXPORTED_TAG)}] }, () => {`,
     `  it(${str(`${run.name} run ${run.id}`)}, async ({ crashlabStore }) => {`,
     `    const run = await crashlabReplay(${str(options.cassette)}, { store: crashlabStore })`,
-    `    expect(run.status).toBe(${str(run.status)})`,
-    `    expect(run.outcome).toBe(${str(run.outcome)})`,
+    "    expect(run.status).toBe('ok')",
+    `    expect(run.outcome).toBe(${str(outcome)})`,
     `    expect(run.checks).toEqual(${literal(run.checks, 4)})`,
     `    expect(run.findings.map(({ kind, severity, steps }) => ({ kind, severity, steps }))).toEqual(${literal(findings, 4)})`,
     ...kinds.map((kind) => `    expect(run).toHaveFinding(${str(kind)})`),
-    ...(replays
-      ? ['    expect(crashlabStore.get(run.id).replayOf).toBe(', `      ${str(run.id)},`, '    )']
-      : []),
+    '    expect(crashlabStore.get(run.id).replayOf).toBe(',
+    `      ${str(run.id)},`,
+    '    )',
     '  })',
     ...(fix ? ['', ...fixTest(run, fix)] : []),
     '})',

@@ -87,12 +87,18 @@ function shellWord(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`
 }
 
+/**
+ * The commands worth running next, each one that works on this run as it is: what starts the agent
+ * again (replay, fork, verify) only for a run with an entry point; a run without one gets the fork's
+ * dry run, which shows the model request a patch would change.
+ */
 function nextCommands(run: Run, ref: string, failing: FailingStep | null): NextCommand[] {
   const id = shellWord(ref)
-  const next: NextCommand[] = [
-    { command: `npx crashlab show ${id}`, why: 'every step, in full' },
-    { command: `npx crashlab replay ${id}`, why: 'run it again offline, from the recording' },
-  ]
+  const startable = run.entryPoint !== null
+  const next: NextCommand[] = [{ command: `npx crashlab show ${id}`, why: 'every step, in full' }]
+  if (startable) {
+    next.push({ command: `npx crashlab replay ${id}`, why: 'run it again offline, from the recording' })
+  }
   const wentWrong = run.outcome === 'fail' || run.status === 'error' || failing !== null
   if (wentWrong && !run.diagnosis) {
     next.push({ command: `npx crashlab diagnose ${id}`, why: 'name the failing step and the root cause' })
@@ -101,22 +107,30 @@ function nextCommands(run: Run, ref: string, failing: FailingStep | null): NextC
     next.push({ command: `npx crashlab fix ${id}`, why: 'propose patches for the diagnosed failure' })
   }
   const unverified = [...run.fixes].sort((a, b) => a.rank - b.rank).find((f) => !f.verification)
-  if (unverified) {
+  if (unverified && startable) {
     next.push({
       command: `npx crashlab verify ${id} --fix ${shellWord(unverified.id)} -k 5`,
       why: 'patched forks against controls: is the fix real?',
     })
   }
   const verified = run.fixes.find((f) => f.verification?.verdict === 'VERIFIED')
-  if (verified) {
+  // export-test runs the agent again through a module: the run's own, or the one an agentCase run recorded.
+  const origin = run.metadata.agentOrigin
+  const rerunnable = run.entryPoint?.kind === 'module' || (typeof origin === 'object' && origin !== null)
+  if (verified && rerunnable) {
     next.push({
-      command: `npx crashlab export-test ${id} --fix ${shellWord(verified.id)}`,
+      command: `npx crashlab export-test ${id} --fix ${shellWord(verified.id)} -o test/regressions`,
       why: 'write the failure and the verified fix out as a regression test',
     })
   }
   const at = failing?.index ?? run.diagnosis?.failingStep ?? null
-  if (at !== null) {
+  if (at !== null && startable) {
     next.push({ command: `npx crashlab fork ${id} --at ${at}`, why: `re-run from step ${at} with a patch` })
+  } else if (at !== null) {
+    next.push({
+      command: `npx crashlab fork ${id} --at ${at} --dry-run`,
+      why: `the model request a patch from step ${at} would change`,
+    })
   }
   return next
 }

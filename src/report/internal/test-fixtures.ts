@@ -78,6 +78,8 @@ export function buildFailingRun(): Run {
     input: XSS_PROMPT,
     startedAt: new Date(T0),
     tags: ['report-test'],
+    // A run with an agent to re-run: the report offers replay, fork and verify for it.
+    entryPoint: { kind: 'module', module: './refund-bot.ts', export: 'runRefundBot' },
   })
   const system = [
     { type: 'text' as const, text: 'You are a refund assistant. Never refund more than the total.' },
