@@ -1,0 +1,49 @@
+import { appendFileSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
+import { startScriptedProvider } from 'crashlab/testing'
+import { agentCase } from 'crashlab/vitest'
+import OpenAI from 'openai'
+import { afterAll, expect, test } from 'vitest'
+import { forecasts, weatherBot } from './agent.js'
+
+// The Vitest 4.1 fixture: one agentCase that records (or replays, under CI=true) a real OpenAI client's
+// calls to the scripted provider, compares its regression baseline and passes its checks. The parent
+// test reads the line this file logs: the Vitest version seen from here and from crashlab.
+const provider = await startScriptedProvider({
+  turns: [{ toolCalls: [{ name: 'get_forecast', args: { city: 'Lyon' } }] }, { text: 'Rain in Lyon, 14°C.' }],
+})
+const client = new OpenAI({ apiKey: 'sk-fixture-not-a-key', baseURL: `${provider.url}/v1`, maxRetries: 0 })
+
+/** The version of the `vitest` package that a module at `from` imports. */
+function vitestVersionFrom(from) {
+  return JSON.parse(readFileSync(createRequire(from).resolve('vitest/package.json'), 'utf8')).version
+}
+
+afterAll(async () => {
+  await provider.close()
+  const log = process.env.FIXTURE_LOG
+  if (!log) return
+  const line = {
+    requests: provider.requests.length,
+    toolRuns: forecasts.calls,
+    vitest: vitestVersionFrom(import.meta.url),
+    vitestOfCrashlab: vitestVersionFrom(fileURLToPath(import.meta.resolve('crashlab/package.json'))),
+  }
+  appendFileSync(log, `${JSON.stringify(line)}\n`)
+})
+
+test(
+  'forecast for Lyon',
+  agentCase((input) => weatherBot(client, input), {
+    agent: 'weather-bot',
+    // The parent test changes the city to make a replay diverge.
+    input: `What is the weather in ${process.env.FIXTURE_CITY ?? 'Lyon'}?`,
+    assert: (run, ctx) => {
+      ctx.expect(run).toPassChecks()
+      ctx.expect(run).toCallTool('get_forecast', { city: 'Lyon' })
+      ctx.expect(run).toMatchAgentCase()
+      expect(run.finalMessage).toBe('Rain in Lyon, 14°C.')
+    },
+  }),
+)
