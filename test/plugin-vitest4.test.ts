@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import {
   cpSync,
   mkdirSync,
@@ -12,7 +12,7 @@ import {
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cassettesOf, copyProject, removeProject } from './projects/run-fixture.ts'
+import { cassettesOf, copyProject, removeProject, runFixture } from './projects/run-fixture.ts'
 
 // The oldest Vitest that the peer range claims (package.json: `^4.1.0 || ^5.0.0`), with the built
 // package as a user installs it. The project (test/projects/vitest-4) gets a node_modules of its own:
@@ -27,22 +27,6 @@ const VITEST_4_VERSION = (
   JSON.parse(readFileSync(join(VITEST_4, 'package.json'), 'utf8')) as { version: string }
 ).version
 const FILE = 'weather.spec.js'
-/** CI detection (std-env) reads these; a "local" child must see none of them (as in run-fixture.ts). */
-const CI_VARS = [
-  'CI',
-  'CONTINUOUS_INTEGRATION',
-  'BUILD_NUMBER',
-  'RUN_ID',
-  'GITHUB_ACTIONS',
-  'GITLAB_CI',
-  'CIRCLECI',
-  'TRAVIS',
-  'BUILDKITE',
-  'JENKINS_URL',
-  'TF_BUILD',
-  'CODEBUILD_BUILD_ID',
-]
-
 // A test file of a TypeScript user, type-checked against Vitest 4.1's types and the package's
 // declarations, in a folder outside the repository (whose own type check would pick it up). The
 // project itself is JavaScript for the same reason: the repository's type check cannot resolve the
@@ -105,37 +89,10 @@ function installProject(): string {
 }
 
 /** `vitest run` of the project's own Vitest (4.1), with no CI variable unless `ci`. */
-function runVitest4(cwd: string, options: { ci?: boolean; env?: Record<string, string> } = {}) {
-  const env: Record<string, string | undefined> = { ...process.env }
-  for (const key of Object.keys(env)) {
-    if (key.startsWith('VITEST') || key.startsWith('CRASHLAB_') || CI_VARS.includes(key)) delete env[key]
-  }
-  const logDir = mkdtempSync(join(tmpdir(), 'crashlab-vitest4-log-'))
-  const logFile = join(logDir, 'log.jsonl')
-  Object.assign(env, { NO_COLOR: '1', FORCE_COLOR: '0', NODE_ENV: 'test', FIXTURE_LOG: logFile }, options.env)
-  if (options.ci) env.CI = 'true'
+async function runVitest4(cwd: string, options: { ci?: boolean; env?: Record<string, string> } = {}) {
   const bin = join(cwd, 'node_modules', 'vitest', 'vitest.mjs')
-  return new Promise<Vitest4Run>((done, fail) => {
-    const child = spawn(process.execPath, [bin, 'run'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
-    let output = ''
-    child.stdout.on('data', (d: Buffer) => (output += d))
-    child.stderr.on('data', (d: Buffer) => (output += d))
-    child.on('error', fail)
-    child.on('close', (code) => {
-      let log: Vitest4Run['log'] = []
-      try {
-        log = readFileSync(logFile, 'utf8')
-          .trim()
-          .split('\n')
-          .filter(Boolean)
-          .map((l) => JSON.parse(l))
-      } catch {
-        // no log: the spec file did not get to its afterAll; the output says why
-      }
-      rmSync(logDir, { recursive: true, force: true })
-      done({ code: code ?? 1, output: output.replace(/\u001b\[[0-9;]*m/g, ''), log })
-    })
-  })
+  const run = await runFixture(cwd, ['run'], { ...options, vitestBin: bin })
+  return run as unknown as Vitest4Run
 }
 
 function expectExit(run: Vitest4Run, code: number): void {

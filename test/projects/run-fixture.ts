@@ -58,7 +58,13 @@ export function removeProject(dir: string): void {
 export function runFixture(
   dir: string,
   args: readonly string[],
-  options: { env?: Record<string, string>; ci?: boolean; bin?: 'vitest' | 'crashlab' } = {},
+  options: {
+    env?: Record<string, string>
+    ci?: boolean
+    bin?: 'vitest' | 'crashlab'
+    /** Another Vitest's `vitest.mjs` (a project's own install of another version). */
+    vitestBin?: string
+  } = {},
 ): Promise<ChildRun> {
   const env: Record<string, string | undefined> = { ...process.env }
   for (const key of Object.keys(env)) {
@@ -78,7 +84,7 @@ export function runFixture(
   const logFile = join(logDir, 'log.jsonl')
   env.FIXTURE_LOG = logFile
   Object.assign(env, options.env)
-  const bin = options.bin === 'crashlab' ? CRASHLAB_BIN : VITEST_BIN
+  const bin = options.vitestBin ?? (options.bin === 'crashlab' ? CRASHLAB_BIN : VITEST_BIN)
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [bin, ...args], {
       cwd: dir,
