@@ -177,7 +177,9 @@ describe('toMatchAgentCase', () => {
   })
 
   test('outside a test and without { path }, a run with no test of its own is a usage error', () => {
-    const state = { isNot: false, snapshotState: undefined, utils: { matcherHint: () => '' } }
+    // Outside a test: no test path or name, and a snapshot state that writes new baselines (as locally).
+    const snapshotState = { snapshotUpdateState: 'new', added: { increment: () => {} } }
+    const state = { isNot: false, snapshotState, utils: { matcherHint: () => '' } }
     expect(() => toMatchAgentCase.call(state as never, refundRun())).toThrow(
       expect.objectContaining({
         code: 'E_MATCHER_USAGE',
