@@ -28,12 +28,26 @@ describe('formatDifferences', () => {
     expect(formatDifferences([])).toBe('')
   })
 
-  it('abbreviates long values', () => {
+  it('abbreviates long values, and shows a long change around the place where the two sides part', () => {
     const long = 'word '.repeat(100)
+    const [missing] = formatDifferences(compare({ a: long }, {}).differences, { maxValueLength: 20 }).split(
+      '\n',
+    )
+    expect(missing).toBe('  $.a: missing, expected "word word word wor… (missing_key)')
     const [line] = formatDifferences(compare({ a: long }, { a: 'short' }).differences, {
       maxValueLength: 20,
     }).split('\n')
-    expect(line).toBe('  $.a: expected "word word word wor…, got "short" (value_mismatch)')
+    expect(line).toBe(
+      '  $.a: at character 0 of 500 → 5: expected "word word word word word word word word …", got "short" (value_mismatch)',
+    )
+    // A long prompt changed at its end: the change is in the line, with its offset.
+    const prompt = `${'You are the refund assistant of a small shop. '.repeat(8)}Answer in English.`
+    const [end] = formatDifferences(
+      compare({ system: prompt }, { system: prompt.replace('English', 'French') }).differences,
+    ).split('\n')
+    expect(end).toContain(`at character ${prompt.length - 8} of ${prompt.length}`)
+    expect(end).toContain('Answer in English.", got "')
+    expect(end).toContain('Answer in French."')
     expect(abbreviate('x'.repeat(200), 10)).toBe('"xxxxxxxx…')
     expect(abbreviate(undefined)).toBe('nothing')
   })

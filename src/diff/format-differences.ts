@@ -1,3 +1,4 @@
+import { changeWindows } from '../case/internal/show-change.ts'
 import type { JsonValue } from '../case/schema/json.ts'
 import type { Difference } from './difference.ts'
 
@@ -49,8 +50,20 @@ function describe(d: Difference, max: number): string {
     case 'length_mismatch':
       return `expected length ${d.expected}, got length ${d.actual}`
     default:
-      return `expected ${abbreviate(d.expected, max)}, got ${abbreviate(d.actual, max)}`
+      return changed(d.expected, d.actual, max)
   }
+}
+
+/**
+ * Two values that fit are shown whole; longer ones as windows around the first place they part, with
+ * its offset, since a shared start (a prompt, a long answer) would show the same text on both sides.
+ */
+function changed(expected: JsonValue | undefined, actual: JsonValue | undefined, max: number): string {
+  const short = (v: JsonValue | undefined) => abbreviate(v, Number.POSITIVE_INFINITY).length <= max
+  if (expected === undefined || actual === undefined || (short(expected) && short(actual)))
+    return `expected ${abbreviate(expected, max)}, got ${abbreviate(actual, max)}`
+  const w = changeWindows(expected, actual)
+  return `at ${w.where} ${w.at} of ${w.lengths[0]} → ${w.lengths[1]}: expected ${w.left}, got ${w.right}`
 }
 
 /**

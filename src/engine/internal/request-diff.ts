@@ -1,3 +1,4 @@
+import { showChange, WHOLE } from '../../case/internal/show-change.ts'
 import type { JsonValue } from '../../case/schema/json.ts'
 import type { NormalizedRequest } from '../../case/schema/normalized.ts'
 
@@ -124,68 +125,9 @@ export function formatDifference(d: RequestDifference): string {
   return `${d.what}: ${showChange(d.recorded, d.actual)}`
 }
 
-/** Values up to this long (as JSON) are shown whole. */
-const WHOLE = 80
-/** Characters of a window shown before the first difference, and from it on. */
-const BEFORE = 24
-const AFTER = 40
-
-/**
- * `recorded → actual`, each shown whole when both are short, else as windows around the first
- * difference: `at character 1234 of 1300 → 1302: "…the tail of A…" → "…the tail of B…"`. Strings are
- * compared as text (the offset is into the string, counted from 0 like `String.prototype.slice`); other
- * values, or a string against a non-string, as their JSON text (`at JSON character N`).
- *
- * @example
- * showChange('x'.repeat(500) + 'A', 'x'.repeat(500) + 'B')
- * // 'at character 500 of 501 → 501: "…xxxxxxxxxxxxxxxxxxxxxxxxA" → "…xxxxxxxxxxxxxxxxxxxxxxxxB"'
- */
-export function showChange(recorded: JsonValue, actual: JsonValue): string {
-  const a = JSON.stringify(recorded) ?? 'undefined'
-  const b = JSON.stringify(actual) ?? 'undefined'
-  if (a.length <= WHOLE && b.length <= WHOLE) return `${a} → ${b}`
-  const strings = typeof recorded === 'string' && typeof actual === 'string'
-  const left = strings ? (recorded as string) : a
-  const right = strings ? (actual as string) : b
-  const at = firstDifference(left, right)
-  const where = strings ? 'character' : 'JSON character'
-  return (
-    `at ${where} ${at} of ${left.length} → ${right.length}: ` +
-    `${windowOf(left, at, strings)} → ${windowOf(right, at, strings)}`
-  )
-}
-
-/** Where two texts first differ (the shorter one's length when it is a prefix of the other), never inside a surrogate pair. */
-function firstDifference(a: string, b: string): number {
-  const n = Math.min(a.length, b.length)
-  let i = 0
-  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++
-  return i > 0 && isLowSurrogate(a, i) && isHighSurrogate(a, i - 1) ? i - 1 : i
-}
-
-/** `text` from a little before `at` to a while after, `…` where it is cut; a string is shown quoted, as JSON. */
-function windowOf(text: string, at: number, quote: boolean): string {
-  let start = Math.max(0, at - BEFORE)
-  let end = Math.min(text.length, at + AFTER)
-  if (isLowSurrogate(text, start) && start > 0) start--
-  if (end < text.length && isHighSurrogate(text, end - 1)) end++
-  const part = text.slice(start, end)
-  const body = quote ? (JSON.stringify(part) as string).slice(1, -1) : part
-  const shown = `${start > 0 ? '…' : ''}${body}${end < text.length ? '…' : ''}`
-  return quote ? `"${shown}"` : shown
-}
-
-function isHighSurrogate(text: string, i: number): boolean {
-  const c = text.charCodeAt(i)
-  return c >= 0xd800 && c <= 0xdbff
-}
-
-function isLowSurrogate(text: string, i: number): boolean {
-  const c = text.charCodeAt(i)
-  return c >= 0xdc00 && c <= 0xdfff
-}
-
 function show(value: JsonValue | undefined): string {
   const text = JSON.stringify(value) ?? 'undefined'
   return text.length > WHOLE ? `${text.slice(0, WHOLE - 3)}…` : text
 }
+
+export { showChange }
