@@ -15,37 +15,14 @@ import {
   OPENAI_CHAT_CONVERSATION,
   OPENAI_RESPONSES_CONVERSATION,
 } from '../src/providers/internal/test-conversation-openai.ts'
-import { ADAPTERS, getAdapter } from '../src/providers/registry.ts'
+import { ADAPTERS } from '../src/providers/registry.ts'
 import { requestHash } from '../src/providers/request-hash.ts'
 import type { ProviderId } from '../src/providers/types.ts'
+import { longRequest } from './internal/long-request.ts'
 import { median } from './internal/measure.ts'
 
 const ROUNDS = Number(process.env.ROUNDS ?? 15)
 const CALLS = 200
-
-/**
- * A 50-message conversation: the shared fixture's turns repeated (user, assistant + tool call, tool
- * result, assistant), normalized once and written back into each API's wire format by its own adapter.
- */
-function longRequest(id: ProviderId, base: WireRequest): WireRequest {
-  const adapter = getAdapter(id)
-  const seed = adapter.normalizeRequest(base)
-  const messages = []
-  for (let i = 0; messages.length < 50; i++) {
-    for (const m of seed.messages) {
-      if (messages.length >= 50) break
-      // vary ids and text so that nothing is shared between turns
-      messages.push(
-        JSON.parse(
-          JSON.stringify(m)
-            .replaceAll('A17', `A${17 + i}`)
-            .replaceAll('call_A', `call_${i}_A`),
-        ),
-      )
-    }
-  }
-  return adapter.writeRequest({ ...seed, messages, tools: CONVERSATION_TOOLS }, base)
-}
 
 function time(fn: () => unknown): number {
   const t0 = performance.now()
@@ -67,7 +44,7 @@ console.log(
 console.log('')
 let worst = 0
 for (const adapter of ADAPTERS) {
-  const wire = longRequest(adapter.id, bases[adapter.id])
+  const wire = longRequest(adapter.id, bases[adapter.id], CONVERSATION_TOOLS)
   const n = adapter.normalizeRequest(wire).messages.length
   const floor: number[] = []
   const work: number[] = []

@@ -64,10 +64,12 @@ export function writeAnthropicStream(
   const events: JsonObject[] = []
   const usage = usageToAnthropic(response.usage)
   const failed = response.finishReason === 'error'
-  // The API reports input at the start and output at the end; a failing stream never gets to the end.
+  // A response that never said why it ended was cut: no message_delta and no message_stop.
+  const ends = !failed && response.finishReason !== null
+  // The API reports input at the start and output at the end; a failed or cut stream never gets to the end.
   const startUsage: JsonObject = { ...usage }
-  startUsage.output_tokens = failed ? usage.output_tokens! : Math.min(1, response.usage?.outputTokens ?? 0)
-  if (!failed) delete startUsage.output_tokens_details
+  startUsage.output_tokens = ends ? Math.min(1, response.usage?.outputTokens ?? 0) : usage.output_tokens!
+  if (ends) delete startUsage.output_tokens_details
   events.push({
     type: 'message_start',
     message: {
@@ -86,7 +88,7 @@ export function writeAnthropicStream(
   if (blocks.length === 0) events.push({ type: 'ping' })
   if (failed) {
     events.push({ type: 'error', error: { type: 'api_error', message: 'Internal server error' } })
-  } else {
+  } else if (ends) {
     const final: JsonObject = { output_tokens: usage.output_tokens! }
     if (usage.output_tokens_details) final.output_tokens_details = usage.output_tokens_details
     events.push({
