@@ -67,7 +67,7 @@ export const ChecksOptionsSchema = z.strictObject({
   maxCostUsd: positive.optional(),
   maxSeconds: positive.optional(),
   warnAt: z.number().gt(0).max(1).optional(),
-  /** Declared here; the circuit breaker that reads it is wired by the engine integration. */
+  /** Read by the circuit breaker, src/checks/runtime/circuit-breaker.ts. */
   circuitBreaker: z.boolean().optional(),
   stepRepetition: z.union([z.boolean(), RepetitionSchema]).optional(),
   toolErrorStreak: z.union([z.boolean(), StreakSchema]).optional(),

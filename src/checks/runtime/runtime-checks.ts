@@ -4,8 +4,9 @@ import { type PriceOptions, priceRun, priceStep } from '../../cost/index.ts'
 import type { Session } from '../../engine/session.ts'
 import type { SessionHooks } from '../../engine/types.ts'
 import { CrashlabError } from '../../errors.ts'
-import { createDetectors, detectFindings } from '../detectors/index.ts'
+import { detectFindings } from '../detectors/index.ts'
 import { type ChecksOptions, ChecksOptionsSchema } from '../detectors/options.ts'
+import { type CircuitBreaker, createCircuitBreaker } from './circuit-breaker.ts'
 
 /**
  * What a run is checked and priced with: the detectors' options (budgets, thresholds, the circuit
@@ -22,11 +23,11 @@ export interface RuntimeChecksOptions {
 
 /**
  * The runtime side of a run's checks, plugged into a Session through its `onStep` hook: it prices each
- * LLM step as it finishes (`step.cost`, `run.cost`), feeds each step to the detectors, and, with
- * `circuitBreaker: true`, halts the Session at the first critical finding (`E_CIRCUIT_OPEN`: the next
- * model call or wrapped tool fails with it, in record and in replay alike, so a replay stops at the same
- * step). `finalize(run)` sets the run's findings from one full pass over the finished run (the same
- * detectors, so a stored run gets the same findings as the live one) and its cost.
+ * LLM step as it finishes (`step.cost`, `run.cost`), then hands it to the run's circuit breaker
+ * (`createCircuitBreaker`, src/checks/runtime/circuit-breaker.ts: with `circuitBreaker: true`, it halts
+ * the Session at the first critical finding with `E_CIRCUIT_OPEN`). `finalize(run)` sets the run's
+ * findings from one full pass over the finished run (the same detectors, so a stored run gets the same
+ * findings as the live one), its cost, and what the breaker records of a trip.
  *
  * @example
  * const checks = new RuntimeChecks({ checks: { maxToolCalls: 10, circuitBreaker: true } })
@@ -36,16 +37,13 @@ export interface RuntimeChecksOptions {
  */
 export class RuntimeChecks {
   private options: RuntimeChecksOptions
-  private detectors: ReturnType<typeof createDetectors>
+  private breaker: CircuitBreaker
   private started = false
-  /** The finding that opened the circuit, when the breaker tripped. */
-  tripped: Finding | undefined
-  private stopError: CrashlabError | undefined
   readonly hooks: SessionHooks
 
   constructor(options: RuntimeChecksOptions = {}) {
     this.options = { ...options, checks: parseChecks(options.checks, 'the checks options') }
-    this.detectors = createDetectors(this.options.checks)
+    this.breaker = createCircuitBreaker(this.options.checks)
     this.hooks = { onStep: (step, session) => this.onStep(step, session) }
   }
 
@@ -54,9 +52,14 @@ export class RuntimeChecks {
     return this.options.checks ?? {}
   }
 
+  /** The finding that opened the circuit, when the breaker tripped. */
+  get tripped(): Finding | undefined {
+    return this.breaker.tripped
+  }
+
   /**
    * Layers nearer options (a test's own `checks`) over the current ones, key by key. Only before the run's
-   * first step: the detectors start over with the new options.
+   * first step: the circuit breaker starts over with the new options.
    */
   configure(checks: ChecksOptions | undefined, where = "the test's checks"): void {
     if (checks === undefined) return
@@ -68,39 +71,21 @@ export class RuntimeChecks {
     }
     const merged = mergeChecks(this.options.checks, parseChecks(checks, where))
     this.options = { ...this.options, checks: merged }
-    this.detectors = createDetectors(merged)
+    this.breaker = createCircuitBreaker(merged)
   }
 
-  /** Prices the finished run and sets its findings from a full pass of the detectors. */
+  /** Prices the finished run, sets its findings from a full pass of the detectors, and marks a trip. */
   finalize(run: Run): Run {
     const priced = priceRun(run, { prices: this.options.prices })
     priced.findings = detectFindings(priced, this.options.checks)
-    if (this.stopError && priced.status !== 'error') {
-      // The agent may have swallowed the breaker's error and returned: the run still ended because it
-      // was stopped, and says so.
-      priced.status = 'error'
-      priced.output = null
-      priced.error = { name: this.stopError.name, message: this.stopError.message, code: this.stopError.code }
-    }
-    return priced
+    return this.breaker.finalize(priced)
   }
 
   private onStep(step: Step, session: Session): void {
     this.started = true
+    // Priced before the breaker's detectors see the step: the cost budget reads `step.cost`.
     if (step.type === 'llm') priceInto(step, session.run, this.options.prices)
-    const found = this.detectors.observe(step, session.run)
-    if (!this.options.checks?.circuitBreaker || this.tripped) return
-    const critical = found.find((f) => f.severity === 'critical')
-    if (!critical) return
-    this.tripped = critical
-    this.stopError = new CrashlabError(
-      'E_CIRCUIT_OPEN',
-      `circuit breaker: ${critical.kind} at step ${critical.steps.join(', ')} of ${session.where}: ${critical.message}. ` +
-        'The run was stopped there; the next model or tool call failed with this error. Turn it off with ' +
-        '`checks: { circuitBreaker: false }`.',
-      { subject: session.cassettePath ?? session.label },
-    )
-    session.halt(this.stopError)
+    this.breaker.onStep(step, session)
   }
 }
 
