@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs'
 import { relative, resolve } from 'node:path'
 import type { MatcherState, SyncMatcherResult } from 'vitest'
+import type { CassetteStore } from '../src/cassette-store/index.ts'
 import {
   type AgentCase,
   type CompareResult,
@@ -8,15 +8,13 @@ import {
   compare,
   compareAgentCases,
   formatDifferences,
-  loadAgentCase,
   toAgentCase,
   trajectoryOf,
-  writeAgentCase,
 } from '../src/index.ts'
 import { asRunView, plural } from './internal/as-run-view.ts'
-import { defaultBaselinePath } from './internal/baseline-path.ts'
 import { asWritten, countBaseline, updatePolicy } from './internal/baseline-store.ts'
 import { type BaselineTest, baselineTestOf } from './internal/baseline-test.ts'
+import { workerCassetteStore } from './internal/worker-store.ts'
 
 /**
  * The regression snapshot of an agent run, with Vitest's snapshot rules: a missing baseline is written
@@ -45,7 +43,10 @@ export type AgentCaseMatchMode = 'trajectory' | 'exact' | 'structural' | 'normal
 export interface MatchAgentCaseOptions {
   /** Default `trajectory`. */
   mode?: AgentCaseMatchMode
-  /** The baseline file; default `<test dir>/__cassettes__/<test file>/<test name>[.<name>].agentcase`. */
+  /**
+   * The baseline file; default `<cassetteDir>/<test file>/<test name>[.<name>].agentcase`, beside the
+   * test's cassette (`cassetteDir`: the plugin's option, default `__cassettes__` beside the test file).
+   */
   path?: string
   /** Whole-case modes only: more locations to leave out (path patterns, as `compareAgentCases` takes). */
   ignoredPaths?: string[]
@@ -107,7 +108,8 @@ export function toMatchAgentCase(
   }
   // The run's own test, not `this`: under test.concurrent the global expect's state names another test.
   const test = baselineTestOf(run, this)
-  const path = baselinePath(test, name, options.path)
+  const store = workerCassetteStore()
+  const path = baselinePath(store, test, name, options.path)
   const countKey = test?.id ?? test?.name ?? 'unknown test'
   const near = relative(process.cwd(), path)
   const shown = near === '' || near.startsWith('..') ? path : near
@@ -120,24 +122,24 @@ export function toMatchAgentCase(
     message: () => `${hint}\n\n${message}`,
   })
 
-  if (!existsSync(path)) {
+  if (!store.exists(path)) {
     if (policy === 'none') {
       return fail(
         `No AgentCase baseline at ${shown}, and baselines are not written on CI (Vitest's snapshot update policy is ` +
           `'none'). Run \`vitest\` (or \`vitest -u\`) locally to write it, review it and commit it.`,
       )
     }
-    writeAgentCase(path, candidate)
+    store.writeBaseline(path, candidate)
     countBaseline(this, 'added', countKey)
     return ok(`wrote the baseline ${shown}`)
   }
 
   let baseline: AgentCase
   try {
-    baseline = loadAgentCase(path)
+    baseline = store.readBaseline(path)
   } catch (err) {
     if (policy === 'all')
-      return rewrite(this, countKey, path, candidate, ok, `rewrote the unreadable baseline ${shown}`)
+      return rewrite(this, store, countKey, path, candidate, ok, `rewrote the unreadable baseline ${shown}`)
     const why = err instanceof Error ? err.message : String(err)
     return fail(
       `The AgentCase baseline ${shown} cannot be read:\n${why}\nRun \`vitest -u\` to write it again.`,
@@ -148,7 +150,8 @@ export function toMatchAgentCase(
     countBaseline(this, 'matched', countKey)
     return ok(`the run matches ${shown} (${mode} mode)`)
   }
-  if (policy === 'all') return rewrite(this, countKey, path, candidate, ok, `rewrote the baseline ${shown}`)
+  if (policy === 'all')
+    return rewrite(this, store, countKey, path, candidate, ok, `rewrote the baseline ${shown}`)
   const n = result.differences.length
   return fail(
     `The run differs from its AgentCase baseline ${shown}: ${plural(n, 'difference')} in ${mode} mode ` +
@@ -159,13 +162,14 @@ export function toMatchAgentCase(
 
 function rewrite(
   state: MatcherState,
+  store: CassetteStore,
   countKey: string,
   path: string,
   candidate: AgentCase,
   ok: (message: string) => SyncMatcherResult,
   message: string,
 ): SyncMatcherResult {
-  writeAgentCase(path, candidate)
+  store.writeBaseline(path, candidate)
   countBaseline(state, 'updated', countKey)
   return ok(message)
 }
@@ -181,7 +185,9 @@ function compareCases(
   return compareAgentCases(baseline, candidate, { mode, ignoredPaths: [...MACHINE_PATHS, ...ignoredPaths] })
 }
 
+/** The baseline's path: `{ path }` against the working folder, else the store's rule for the run's test. */
 function baselinePath(
+  store: CassetteStore,
   test: BaselineTest | undefined,
   name: string | undefined,
   path: string | undefined,
@@ -195,5 +201,5 @@ function baselinePath(
         '`expect` under test.concurrent), or pass { path }.',
     )
   }
-  return defaultBaselinePath(test.file, test.name, name)
+  return store.baselinePath(test.file, test.name, name)
 }

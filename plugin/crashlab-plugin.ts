@@ -6,7 +6,7 @@ import { ulid } from 'ulid'
 import type { Plugin } from 'vite'
 // The `configureVitest` hook is declared on Vite's Plugin type by Vitest's config types.
 import type {} from 'vitest/config'
-import type { CrashlabMode } from '../fixtures/index.ts'
+import type { RecordMode } from '../fixtures/index.ts'
 import {
   type ChecksOptions,
   EXPORTED_TAG,
@@ -18,10 +18,10 @@ import {
   validateConfig,
   writeTaskFiles,
 } from '../src/index.ts'
+import { resolveMode } from '../src/record-modes/index.ts'
 import type { SessionIndexOptions } from './internal/session-index.ts'
 import type { ProvidedCrashlabConfig } from './provided-config.ts'
 import { CrashlabReporter } from './reporter.ts'
-import { resolveMode } from './resolve-mode.ts'
 import {
   type MatchingPluginOptions,
   type RedactionOptions,
@@ -64,7 +64,7 @@ export interface CrashlabPluginOptions {
    * The record mode when no switch says otherwise (`CRASHLAB_RECORD`, `--record`, `--mode record` win).
    * Default: `replay` when Vitest writes no snapshots (`CI=true`), else `missing`.
    */
-  mode?: CrashlabMode
+  mode?: RecordMode
   /** Starts crashlab's MSW interceptor in each worker. Default true; with false only `wrap(client)` clients are seen. */
   intercept?: boolean
   /**
@@ -149,12 +149,14 @@ export function crashlab(options: CrashlabPluginOptions = {}): Plugin {
     )
   }
   let viteMode: string | undefined
-  let mode: CrashlabMode = options.mode ?? 'missing'
+  let mode: RecordMode = options.mode ?? 'missing'
   let index: SessionIndexOptions | undefined
   const reporter = new CrashlabReporter({
     getCassetteDir: () => options.cassetteDir,
     getMode: () => mode,
     getIndexOptions: () => index,
+    // `crashlab vitest --prune` (Vitest's own CLI refuses flags it does not know, so it comes by the env).
+    getPrune: () => process.env.CRASHLAB_PRUNE === '1',
   })
   return {
     name: 'crashlab',

@@ -28,6 +28,7 @@ export {
   isLiveTest,
   live,
   REPLAY,
+  type RecordMode,
   type ReplayableRun,
   type Replayer,
   type ReplayOptions,

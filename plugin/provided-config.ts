@@ -1,4 +1,4 @@
-import type { CrashlabMode } from '../fixtures/index.ts'
+import type { RecordMode } from '../fixtures/index.ts'
 import type { ChecksOptions, PriceOverride } from '../src/index.ts'
 import type { ProvidedSessionOptions } from './session-options.ts'
 
@@ -10,7 +10,7 @@ import type { ProvidedSessionOptions } from './session-options.ts'
  * const config: ProvidedCrashlabConfig = { mode: 'replay', modeSource: 'default under CI', intercept: true }
  */
 export interface ProvidedCrashlabConfig extends ProvidedSessionOptions {
-  mode: CrashlabMode
+  mode: RecordMode
   /** What decided the mode (`CRASHLAB_RECORD=all`, `--mode record`, `default under CI`), for messages. */
   modeSource: string
   cassetteDir?: string

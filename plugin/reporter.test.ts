@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pc from 'picocolors'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { TestModule } from 'vitest/node'
+import type { TestModule, Vitest } from 'vitest/node'
 import type { CrashlabTaskMeta, RunSummary } from '../fixtures/index.ts'
+import { fileCassetteStore } from '../src/cassette-store/index.ts'
+import { partialRun, pruneUnused } from './internal/prune.ts'
 import { RUN_TABLE_LIMIT, type RunRow, renderRunTable, runRowsOf } from './internal/run-table.ts'
 import { CrashlabReporter, tallyCassettes } from './reporter.ts'
 
@@ -126,6 +128,102 @@ describe('tallyCassettes', () => {
       'off',
     )
     expect(tally).toMatchObject({ live: 2, stale: [], unused: [] })
+  })
+})
+
+describe('tallyCassettes: baselines and files no test owns', () => {
+  it('a baseline joins the unused files when no test of its fully-run file has its name', () => {
+    const t = testFile('baselines.test.ts', [
+      'suite › kept.agentcase',
+      'suite › kept.final.agentcase',
+      'suite › gone.agentcase',
+      'suite › gone.final.agentcase',
+      'suite › gone.cassette.json',
+    ])
+    const tally = tallyCassettes([fakeModule(t.file, [{ name: 'suite > kept' }])], undefined, 'replay')
+    expect(tally.unused).toEqual([
+      t.cassette('suite › gone.agentcase'),
+      t.cassette('suite › gone.cassette.json'),
+      t.cassette('suite › gone.final.agentcase'),
+    ])
+  })
+
+  it('keeps every file of a test that exists, and lists nothing of a file that did not run whole', () => {
+    const t = testFile('partial.test.ts', ['a.agentcase', 'a.b.agentcase', 'gone.agentcase'])
+    // `a.b.agentcase` is test `a.b`'s baseline or test `a`'s baseline `b`: a test that exists keeps it.
+    expect(tallyCassettes([fakeModule(t.file, [{ name: 'a' }])]).unused).toEqual([
+      t.cassette('gone.agentcase'),
+    ])
+    expect(
+      tallyCassettes([fakeModule(t.file, [{ name: 'a' }, { name: 'b', state: 'skipped' }])]).unused,
+    ).toEqual([])
+  })
+
+  it('a test file that failed to load owns nothing it can name: none of its files is unused', () => {
+    const t = testFile('broken.test.ts', ['a.cassette.json', 'a.agentcase'])
+    const module = Object.assign(fakeModule(t.file, []), { errors: () => [{ message: 'SyntaxError' }] })
+    expect(tallyCassettes([module]).unused).toEqual([])
+  })
+
+  it("finds the files in the store's folder: the plugin's cassetteDir", () => {
+    const file = join(root, 'custom.test.ts')
+    mkdirSync(join(root, 'recordings', 'custom.test.ts'), { recursive: true })
+    writeFileSync(join(root, 'recordings', 'custom.test.ts', 'gone.agentcase'), '{}')
+    expect(tallyCassettes([fakeModule(file, [{ name: 'a' }])], 'recordings').unused).toEqual([
+      join(root, 'recordings', 'custom.test.ts', 'gone.agentcase'),
+    ])
+  })
+})
+
+describe('partialRun: when --prune may remove files', () => {
+  const vitest = (config: Record<string, unknown>, filenamePattern?: string[]) =>
+    ({ config: { changed: false, ...config }, filenamePattern }) as unknown as Vitest
+
+  it('a whole run prunes', () => {
+    expect(partialRun(vitest({}), 'passed')).toBeUndefined()
+    expect(partialRun(vitest({}, []), 'failed')).toBeUndefined()
+  })
+
+  it('a filtered, sharded, limited or interrupted run does not, and says why', () => {
+    expect(partialRun(vitest({ testNamePattern: /clean/ }), 'passed')).toBe(
+      'the run was filtered by test name (-t)',
+    )
+    expect(partialRun(vitest({ shard: { index: 2, count: 3 } }), 'passed')).toBe(
+      'the run is one shard (--shard=2/3)',
+    )
+    expect(partialRun(vitest({}, ['refund']), 'passed')).toBe('the run was filtered by file (refund)')
+    expect(partialRun(vitest({ changed: true }), 'passed')).toMatch(/--changed/)
+    expect(partialRun(vitest({ related: ['src/a.ts'] }), 'passed')).toMatch(/--related/)
+    expect(partialRun(vitest({ tagsFilter: ['slow'] }), 'passed')).toMatch(/--tags-filter/)
+    expect(partialRun(vitest({}), 'interrupted')).toBe('the run was interrupted')
+    expect(partialRun(undefined, 'passed')).toBeDefined()
+    // A Vitest that does not keep its file filters where this one does cannot prove the run was whole.
+    expect(partialRun({ config: { changed: false } } as unknown as Vitest, 'passed')).toMatch(
+      /filtered by file/,
+    )
+  })
+})
+
+describe('pruneUnused', () => {
+  const whole = { config: { changed: false }, filenamePattern: undefined } as unknown as Vitest
+  const sharded = { config: { changed: false, shard: { index: 1, count: 2 } } } as unknown as Vitest
+
+  it('removes the unused files after a whole run, and nothing after a partial one', () => {
+    const t = testFile('prune.test.ts', ['gone.agentcase', 'gone.cassette.json', 'kept.agentcase'])
+    const store = fileCassetteStore()
+    const unused = [t.cassette('gone.agentcase'), t.cassette('gone.cassette.json')]
+    expect(pruneUnused(store, unused, sharded, 'passed')).toEqual({
+      removed: [],
+      failed: [],
+      refused: 'the run is one shard (--shard=1/2)',
+    })
+    expect(store.list(t.file).map((e) => e.name)).toEqual([
+      'gone.agentcase',
+      'gone.cassette.json',
+      'kept.agentcase',
+    ])
+    expect(pruneUnused(store, unused, whole, 'passed')).toEqual({ removed: unused, failed: [] })
+    expect(store.list(t.file).map((e) => e.name)).toEqual(['kept.agentcase'])
   })
 })
 

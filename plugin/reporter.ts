@@ -1,10 +1,11 @@
-import { existsSync, readdirSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { existsSync } from 'node:fs'
+import { relative } from 'node:path'
 import pc from 'picocolors'
-import type { Reporter, TestModule, Vitest } from 'vitest/node'
+import type { Reporter, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
 import { type CrashlabTaskMeta, RECORD_MISSING_COMMAND } from '../fixtures/index.ts'
-import { cassetteFolderFor } from './cassette-path.ts'
+import { type CassetteStore, fileCassetteStore, mayBelongToTest } from '../src/cassette-store/index.ts'
 import { noModelCallWarnings } from './internal/no-model-call-warning.ts'
+import { type PruneResult, pruneUnused } from './internal/prune.ts'
 import { renderRunTable, runRowsOf } from './internal/run-table.ts'
 import { indexSession, type SessionIndexOptions } from './internal/session-index.ts'
 
@@ -27,7 +28,10 @@ export interface CassetteTally {
   live: number
   /** Cassette files of tests that opted out with `live()`: the test owns no cassette any more. */
   stale: string[]
-  /** Cassette files of fully-run test files that no test owns any more (like obsolete snapshots). */
+  /**
+   * Cassettes and `.agentcase` baselines of fully-run test files whose test no longer exists (like
+   * Vitest's obsolete snapshots): `crashlab vitest --prune` removes them.
+   */
   unused: string[]
 }
 
@@ -42,9 +46,11 @@ export interface CrashlabReporterOptions {
   getMode: () => string
   /** Where the session's runs are indexed; absent (or undefined) indexes nothing. */
   getIndexOptions?: () => SessionIndexOptions | undefined
+  /** Whether to remove the unused cassettes and baselines (`crashlab vitest --prune`); absent is no. */
+  getPrune?: () => boolean
 }
 
-/** How many stale and unused cassette files the summary lists by name. */
+/** How many stale, unused and pruned files the summary lists by name. */
 const LISTED_FILES = 10
 
 /**
@@ -52,6 +58,8 @@ const LISTED_FILES = 10
  * with the cassettes recorded, replayed and missing, the tests that ran live, and the cassette files no
  * test owns (stale: its test is live now; unused: no test of its file has its name), then a table of
  * the agent runs (test, outcome, steps, tokens, cost, findings). Silent when no test touched crashlab.
+ * With `--prune` (`getPrune`), the unused files are removed after a whole run and the summary says
+ * which; after a filtered run it says that nothing was removed, and why.
  *
  * @example
  * new CrashlabReporter({ getCassetteDir: () => '__cassettes__', getMode: () => 'replay' })
@@ -73,8 +81,12 @@ export class CrashlabReporter implements Reporter {
     this.startedAt = new Date()
   }
 
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void | Promise<void> {
-    this.summarize(testModules)
+  onTestRunEnd(
+    testModules: ReadonlyArray<TestModule>,
+    _errors?: unknown,
+    reason?: TestRunEndReason,
+  ): void | Promise<void> {
+    this.summarize(testModules, reason)
     // The session's runs go to the store: what the CLI reaches by `crashlab ls --session last`.
     const index = this.options.getIndexOptions?.()
     if (!index) return
@@ -83,13 +95,18 @@ export class CrashlabReporter implements Reporter {
     })
   }
 
-  private summarize(testModules: ReadonlyArray<TestModule>): void {
+  private summarize(testModules: ReadonlyArray<TestModule>, reason: TestRunEndReason | undefined): void {
     const mode = this.options.getMode()
-    const tally = tallyCassettes(testModules, this.options.getCassetteDir(), mode)
+    const store = fileCassetteStore({ cassetteDir: this.options.getCassetteDir() })
+    const tally = tallyCassettes(testModules, this.options.getCassetteDir(), mode, store)
+    const pruned: PruneResult | undefined = this.options.getPrune?.()
+      ? pruneUnused(store, tally.unused, this.vitest, reason)
+      : undefined
     const rows = runRowsOf(testModules)
     const cassettes =
       tally.recorded + tally.replayed + tally.missing + tally.stale.length + tally.unused.length
-    if (cassettes + tally.live + rows.length === 0) return
+    // A refused prune is always explained, even in a run that touched nothing else.
+    if (cassettes + tally.live + rows.length === 0 && pruned?.refused === undefined) return
     const root = this.vitest?.config.root ?? process.cwd()
     const badge = pc.bgMagenta(pc.black(' crashlab '))
     const modeText = pc.dim(`(mode ${mode})`)
@@ -103,15 +120,20 @@ export class CrashlabReporter implements Reporter {
       lines.push(`${badge} ${live}cassettes: ${parts.join(' · ')} ${modeText}`)
     } else if (tally.live) {
       lines.push(`${badge} ${tally.live} live, no cassette read or written ${modeText}`)
-    } else {
+    } else if (rows.length > 0) {
       lines.push(`${badge} ${rows.length} agent run${rows.length === 1 ? '' : 's'} ${modeText}`)
+    } else {
+      // Only a refused prune to explain.
+      lines.push(`${badge} ${modeText}`)
     }
+    const removed = new Set(pruned?.removed)
     const files = [
       ...tally.stale.map((file) => `stale (test is live): ${relative(root, file)}`),
-      ...tally.unused.map((file) => `unused: ${relative(root, file)}`),
+      ...tally.unused.map((file) => `${removed.has(file) ? 'pruned' : 'unused'}: ${relative(root, file)}`),
     ]
     for (const file of files.slice(0, LISTED_FILES)) lines.push(pc.dim(`  ${file}`))
     if (files.length > LISTED_FILES) lines.push(pc.dim(`  … and ${files.length - LISTED_FILES} more`))
+    if (pruned) lines.push(pruneLine(pruned, tally.unused.length))
     lines.push(...renderRunTable(rows))
     lines.push(...noModelCallWarnings(testModules))
     const log = this.vitest?.logger ? (m: string) => this.vitest?.logger.log(m) : console.log
@@ -119,11 +141,36 @@ export class CrashlabReporter implements Reporter {
   }
 }
 
+/** The summary line of `--prune`: what was removed, or why nothing was. */
+function pruneLine(pruned: PruneResult, unused: number): string {
+  if (pruned.refused !== undefined) {
+    const left = unused > 0 ? ` (${unused} unused file${unused === 1 ? '' : 's'} kept)` : ''
+    return pc.yellow(
+      `  --prune: nothing removed${left}: ${pruned.refused}; only a whole run (no -t, no --shard, no file filter) prunes.`,
+    )
+  }
+  const n = pruned.removed.length
+  const failed = pruned.failed.map((f) => pc.red(`  --prune: could not remove ${f.path}: ${f.reason}`))
+  if (n === 0 && failed.length === 0) return pc.dim('  --prune: no unused cassette or baseline to remove')
+  const done =
+    n === 0
+      ? []
+      : [
+          pc.green(
+            `  --prune: removed ${n} unused file${n === 1 ? '' : 's'} (cassettes and baselines no test owns)`,
+          ),
+        ]
+  return [...done, ...failed].join('\n')
+}
+
 /**
- * Counts the cassettes of a run. A test file's cassettes count as unused only when every one of its
- * tests ran (a filtered or skipped run cannot tell an unused cassette from one not reached), and never
- * in mode `off` (nothing reads them). A test that opted out with `live()` owns no cassette: a file
- * under its name is stale, in any run that ran the test.
+ * Counts the cassettes of a run, and finds the files no test owns. A test file's cassettes and
+ * baselines count as unused only when every one of its tests ran (a filtered or skipped run cannot
+ * tell an unused file from one not reached) and its collection did not fail, and when no test of the
+ * file has the name the file is named after (`mayBelongToTest`); cassettes never in mode `off` (nothing
+ * reads them). A test that opted out with `live()` owns no cassette: a file under its name is stale,
+ * in any run that ran the test. `store` lists the test files' folders (default: the file-system store
+ * with `cassetteDir`).
  *
  * @example
  * const { recorded, replayed, live, stale, unused } = tallyCassettes(testModules, '__cassettes__', 'replay')
@@ -132,13 +179,17 @@ export function tallyCassettes(
   testModules: ReadonlyArray<TestModule>,
   cassetteDir?: string,
   mode?: string,
+  store: CassetteStore = fileCassetteStore({ cassetteDir }),
 ): CassetteTally {
   const tally: CassetteTally = { recorded: 0, replayed: 0, missing: 0, live: 0, stale: [], unused: [] }
   for (const module of testModules) {
     const owned = new Set<string>()
     const stale = new Set<string>()
-    let complete = true
+    const names: string[] = []
+    // A file that failed to load lists no tests: it cannot say which files are its tests'.
+    let complete = typeof module.errors !== 'function' || module.errors().length === 0
     for (const test of module.children.allTests()) {
+      names.push(test.fullName)
       const meta = (test.meta() as { crashlab?: CrashlabTaskMeta }).crashlab
       const state = test.result().state
       if (state === 'skipped' || state === 'pending') complete = false
@@ -157,22 +208,13 @@ export function tallyCassettes(
     }
     // Two tests may share a file (names that differ only in letter case): an owner keeps it.
     for (const path of stale) if (!owned.has(path)) tally.stale.push(path)
-    if (!complete || mode === 'off') continue
-    const folder = cassetteFolderFor(module.moduleId, cassetteDir)
-    for (const name of listCassettes(folder)) {
-      const path = join(folder, name)
-      if (!owned.has(path) && !stale.has(path)) tally.unused.push(path)
+    if (!complete) continue
+    for (const entry of store.list(module.moduleId)) {
+      if (entry.kind === 'cassette' && (mode === 'off' || owned.has(entry.path) || stale.has(entry.path)))
+        continue
+      if (names.some((name) => mayBelongToTest(entry.name, name))) continue
+      tally.unused.push(entry.path)
     }
   }
   return tally
-}
-
-function listCassettes(folder: string): string[] {
-  try {
-    return readdirSync(folder)
-      .filter((n) => n.endsWith('.cassette.json'))
-      .sort()
-  } catch {
-    return []
-  }
 }

@@ -6,18 +6,18 @@
  * swallowed still fails the test) and writes the cassette when the test recorded something (in mode
  * `diverged`, only when the run left its recording).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { afterAll, aroundEach, inject, type TestContext } from 'vitest'
 import {
-  type CrashlabMode,
   finishTestSession,
   isLiveTest,
   setCrashlabMeta,
   setTestState,
   type TestState,
 } from '../fixtures/index.ts'
+import { fileCassetteStore } from '../src/cassette-store/index.ts'
+import { markFailed, replayFailureOf } from '../src/harness/index.ts'
 import {
-  createRun,
   DEFAULT_HOSTS,
   FORK_ENV,
   forkRequestHook,
@@ -38,9 +38,15 @@ import {
   startInterceptor,
   writeCassette,
 } from '../src/index.ts'
+import {
+  actionAfterRun,
+  planTest,
+  type RecordMode,
+  shouldWriteCassette,
+  type TestOverride,
+} from '../src/record-modes/index.ts'
 // Registers the crashlab matchers (toPassChecks, toMatchAgentCase, ...) in every worker.
 import '../matchers/index.ts'
-import { cassettePathFor } from './cassette-path.ts'
 import type { ProvidedCrashlabConfig } from './provided-config.ts'
 import { loadSessionOptions } from './session-options.ts'
 
@@ -89,10 +95,12 @@ if (config.intercept) {
 const fileConfig = config.configPath ? (await loadConfig({ file: config.configPath })).config : {}
 const checksConfig = mergeConfig(fileConfig, { checks: config.checks, prices: config.prices })
 const { redactor, matching } = await loadSessionOptions(config, fileConfig.redaction)
+// Where this worker's cassettes live (the plugin's `cassetteDir`): the one owner of cassette paths and files.
+const store = fileCassetteStore({ cassetteDir: config.cassetteDir, redactor })
 
 // Vitest reads which fixtures a hook wants from its destructured parameter: `{ task }` asks for none.
 aroundEach(async (runTest, { task }) => {
-  const state = openTest(task, config.mode, config.cassetteDir)
+  const state = openTest(task, config.mode)
   setTestState(task, state)
   try {
     await runInSession(state.session, runTest)
@@ -101,55 +109,38 @@ aroundEach(async (runTest, { task }) => {
   }
 })
 
-function openTest(task: Task, mode: CrashlabMode, cassetteDir: string | undefined): TestState {
+function openTest(task: Task, mode: RecordMode): TestState {
   const name = task.fullTestName ?? task.name
-  const cassettePath = cassettePathFor(task.file.filepath, name, cassetteDir)
+  const cassettePath = store.cassettePath(task.file.filepath, name)
   const checks = new RuntimeChecks({ checks: checksConfig.checks, prices: checksConfig.prices })
-  const base = { mode, cassettePath, agentRuns: 0, cassetteMissing: false, checks }
-  const common = { label: name, redactor, matching, hooks: checks.hooks }
-  if (mode === 'off' || isLiveTest(task)) {
-    // Live calls, kept in memory only: the run is still graded and asserted on, and nothing is written.
-    return { ...base, action: 'passthrough', session: new Session({ mode: 'record', ...common }) }
+  // The record-mode decision (src/record-modes): `off` and live() tests run live, the test that
+  // `crashlab replay`/`crashlab fork` targets replays the given run, the others follow their mode.
+  let replayed: ReturnType<typeof replayOverride>
+  const plan = planTest({
+    mode,
+    live: isLiveTest(task),
+    override: () => {
+      replayed = replayOverride(name)
+      return replayed && { run: replayed.run, path: replayed.path, fork: forkOverride() }
+    },
+    cassette: {
+      path: cassettePath,
+      exists: store.exists(cassettePath),
+      load: () => store.readCassette(cassettePath).run,
+    },
+    common: { label: name, redactor, matching, hooks: checks.hooks },
+  })
+  const state: TestState = {
+    mode,
+    action: plan.action,
+    cassettePath: plan.cassettePath ?? cassettePath,
+    cassetteMissing: plan.cassetteMissing,
+    agentRuns: 0,
+    checks,
+    session: new Session(plan.session),
   }
-  const replayed = replayOverride(name)
-  if (replayed) {
-    // `crashlab replay <id>`: this one test replays the given run instead of its own cassette.
-    // `crashlab fork <id>` of an agentCase run: the same hook, forked at a step with a patch.
-    const forked = forkOverride()
-    const session = new Session({
-      mode: 'replay',
-      recorded: replayed.run,
-      ...common,
-      ...(forked && { forkAt: forked.at, hooks: { ...checks.hooks, onRequest: forked.onRequest } }),
-      cassettePath: replayed.path,
-    })
-    const state: TestState = { ...base, action: 'replay', cassettePath: replayed.path, session }
-    replayOutputs.set(state, replayed.out)
-    return state
-  }
-  const exists = existsSync(cassettePath)
-  if (mode === 'all' || ((mode === 'missing' || mode === 'diverged') && !exists)) {
-    return { ...base, action: 'record', session: new Session({ mode: 'record', ...common, cassettePath }) }
-  }
-  if (mode === 'diverged') {
-    // Replays up to the first divergence and records from there; `finishTestSession` turns the action
-    // into `record` when the run left the recording, and only then is the cassette written.
-    const recorded = loadCassette(cassettePath).run
-    return {
-      ...base,
-      action: 'replay',
-      session: new Session({ mode: 'replay', onDivergence: 'record', recorded, ...common, cassettePath }),
-    }
-  }
-  // replay: a missing cassette is replayed as an empty recording, so a test that never calls a model
-  // passes, and the first call that does fails the test with the command that records it.
-  const recorded = exists ? loadCassette(cassettePath).run : createRun({ name: 'run' })
-  return {
-    ...base,
-    action: 'replay',
-    cassetteMissing: !exists,
-    session: new Session({ mode: 'replay', recorded, ...common, cassettePath }),
-  }
+  if (replayed) replayOutputs.set(state, replayed.out)
+  return state
 }
 
 async function closeTest(state: TestState, task: Task): Promise<void> {
@@ -160,12 +151,12 @@ async function closeTest(state: TestState, task: Task): Promise<void> {
     if (!state.session.isFinished) state.run = await finishTestSession(state, name, {})
   } finally {
     // A diverged Session finished by hand (not through finishTestSession) still left its recording.
-    if (state.action === 'replay' && state.session.divergedAt !== undefined) state.action = 'record'
+    state.action = actionAfterRun(state.action, state.session)
     const run = state.run ?? state.session.run
     const replayOut = replayOutputs.get(state)
     if (replayOut) writeReplayed(replayOut, run, state.session)
-    if (state.action === 'record' && run.steps.length > 0) {
-      writeCassette(state.cassettePath, run, { redactor })
+    if (shouldWriteCassette(state.action, run)) {
+      store.writeCassette(state.cassettePath, run)
       written = true
     }
     // The plugin's `tasks`: a failed agent run goes to the store, for the session's diagnose and verify tasks.
@@ -218,20 +209,12 @@ function replayOverride(name: string): { run: Run; path: string; out: string } |
 }
 
 function writeReplayed(out: string, run: Run, session: Session): void {
-  const failure = session.halted ?? session.errors.find((e) => e.code !== 'E_CAPTURE')
-  const written = failure
-    ? {
-        ...run,
-        status: 'error' as const,
-        output: null,
-        error: { name: failure.name, message: failure.message, code: failure.code },
-      }
-    : run
-  writeCassette(out, written, { redactor })
+  const failure = replayFailureOf(session)
+  writeCassette(out, failure ? markFailed(run, failure) : run, { redactor })
 }
 
 /** The fork settings `crashlab fork` of an agentCase run hands the replayed test (FORK_ENV), if any. */
-function forkOverride(): { at: number; onRequest: ReturnType<typeof forkRequestHook> } | undefined {
+function forkOverride(): TestOverride['fork'] {
   const at = process.env[FORK_ENV.at]
   if (at === undefined) return undefined
   const patchFile = process.env[FORK_ENV.patch]

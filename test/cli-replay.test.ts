@@ -181,7 +181,7 @@ describe('crashlab replay: an agentCase test entry point', () => {
     const imported = crashlab(['import', cassette])
     expect(imported.code, imported.stderr).toBe(0)
     testRun = await withStore((store) => store.load('last'))
-  })
+  }, 120_000)
 
   it('replays that one test from the stored run, through Vitest, and stores the replay', async () => {
     expect(testRun.entryPoint).toEqual({ kind: 'test', file: 'order.spec.ts', test: 'orders > where is A17' })

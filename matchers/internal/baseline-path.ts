@@ -1,11 +1,11 @@
-import { basename, dirname, join } from 'node:path'
-import { sanitizeTestName } from '../../src/index.ts'
+import { baselinePathFor, DEFAULT_CASSETTE_DIR, sanitizeTestName } from '../../src/cassette-store/index.ts'
 
 /**
  * Baselines live beside the test's cassettes, one file per test (and per name, when a test keeps
- * several): `<dir of test file>/__cassettes__/<test file name>/<test name>[.<name>].agentcase`. The test
- * name becomes a file name by the core's rule (`sanitizeTestName`, the one the plugin's cassette paths
- * use), so a test's cassette and its baseline share a stem and sort together.
+ * several): `<cassetteDir>/<test file name>/<test name>[.<name>].agentcase`, `cassetteDir` being the
+ * plugin's (default `__cassettes__`, beside the test file). The rule is the cassette store's
+ * (`baselinePathFor`, src/cassette-store), the one the plugin's cassette paths use, so a test's cassette
+ * and its baseline share a stem and sort together.
  */
 export { sanitizeTestName }
 
@@ -15,13 +15,14 @@ export { sanitizeTestName }
  * @example
  * defaultBaselinePath('/repo/refund.test.ts', 'refund > happy path', 'final')
  * // '/repo/__cassettes__/refund.test.ts/refund › happy path.final.agentcase'
+ * defaultBaselinePath('/repo/refund.test.ts', 'refund > happy path', undefined, 'recordings')
+ * // '/repo/recordings/refund.test.ts/refund › happy path.agentcase'
  */
-export function defaultBaselinePath(testPath: string, testName: string, name?: string): string {
-  const suffix = name === undefined ? '' : `.${sanitizeTestName(name)}`
-  return join(
-    dirname(testPath),
-    '__cassettes__',
-    basename(testPath),
-    `${sanitizeTestName(testName)}${suffix}.agentcase`,
-  )
+export function defaultBaselinePath(
+  testPath: string,
+  testName: string,
+  name?: string,
+  cassetteDir: string = DEFAULT_CASSETTE_DIR,
+): string {
+  return baselinePathFor(testPath, testName, name, cassetteDir)
 }

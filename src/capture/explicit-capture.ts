@@ -7,8 +7,8 @@ import type { JsonObject } from '../case/schema/json.ts'
 import { isCrashlabError } from '../errors.ts'
 import { VERSION } from '../version.ts'
 import { CaptureLog, usage } from './internal/capture-log.ts'
+import { copyJson } from './internal/copy-json.ts'
 import { EventMethods } from './internal/event-methods.ts'
-import { toJson } from './internal/to-json.ts'
 import type { CaptureCaseOptions, CaptureCloseOptions, ExplicitCapture } from './types.ts'
 
 /**
@@ -146,7 +146,7 @@ class CaptureSession extends EventMethods implements ExplicitCapture {
         output: result.output,
       },
     })
-    const userMetadata = toJson(this.options.metadata ?? {})
+    const userMetadata = copyJson(this.options.metadata ?? {})
     for (const path of userMetadata.dropped) this.log.dropped.push(`$.metadata.user_metadata${path.slice(1)}`)
     const dropped = this.log.dropped
     const { provider, model } = this.options

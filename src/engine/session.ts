@@ -42,7 +42,7 @@ export interface SessionOptions {
    * `fail` (the default) keeps a `DivergenceError` for `finish()`; `record` switches the Session to
    * `record` from that call on (the call goes live, tools run, new steps follow the replayed ones), so
    * that the run keeps the recording's verified prefix and re-records only what changed. See
-   * `divergedAt`.
+   * `divergedAt`. The record mode `diverged` opens its replays with `record` (src/record-modes).
    */
   onDivergence?: 'fail' | 'record'
   /**
@@ -51,7 +51,8 @@ export interface SessionOptions {
    * replay), and the first call at this index switches the Session to `record`, even one the recording
    * would answer. After the switch, a `tool()` call equal to an unused recorded tool call gets its
    * recorded result, and any other call of a side-effect tool is blocked (`E_FORK_BLOCKED`). The run is
-   * a new one, linked by `links.forkedFrom` and `links.forkStep`.
+   * a new one, linked by `links.forkedFrom` and `links.forkStep`. In Vitest, the fork policy
+   * (src/record-modes) sets it for the test `crashlab fork` targets.
    */
   forkAt?: number
   /** The redaction rules the request hash is taken under; the default redactor when omitted. */

@@ -4,7 +4,16 @@ import type { ProviderAdapter } from '../providers/types.ts'
 import type { Session } from './session.ts'
 
 /**
- * How a Session treats the calls it sees: `record` logs everything, `replay` serves the log, `passthrough` is off.
+ * How a Session treats the calls it sees (the engine's knob; a test's record mode, RecordMode in
+ * src/record-modes, picks one for it):
+ * - `record`: calls go upstream and each one is captured as a step of the run;
+ * - `replay`: calls are answered from the recorded run and never go upstream;
+ * - `passthrough`: crashlab stays out: calls go upstream as they are, nothing is captured, and
+ *   `halt()` does not stop them.
+ *
+ * Record mode `off` (and a `live()` test) opens a `record` Session, so its run is still graded: only
+ * its cassette is passed over (cassette action `passthrough`). No record mode opens a `passthrough`
+ * Session.
  *
  * @example
  * const mode: SessionMode = process.env.CI ? 'replay' : 'record'

@@ -5,17 +5,12 @@ import type { JsonValue } from '../case/schema/json.ts'
 import type { Run } from '../case/schema/run.ts'
 import { applyOracles } from '../checks/oracles/apply-oracles.ts'
 import { registeredOracles } from '../checks/oracles/internal/oracle-registry.ts'
-import { RuntimeChecks } from '../checks/runtime/runtime-checks.ts'
-import { loadConfig } from '../config/load-config.ts'
-import { mergeConfig } from '../config/merge-config.ts'
-import { runInSession } from '../engine/context.ts'
-import { Session } from '../engine/session.ts'
 import type { ExchangeContext, RequestDecision, SessionHooks } from '../engine/types.ts'
 import { CrashlabError } from '../errors.ts'
+import { prepareAgentRun } from '../harness/prepare-agent-run.ts'
+import { runAgent } from '../harness/run-agent.ts'
 import { applyPatch } from '../patches/apply-patch.ts'
 import type { Patch } from '../patches/patch-schema.ts'
-import { createRedactor } from '../redact/create-redactor.ts'
-import { markFailed } from '../replay/internal/mark-failed.ts'
 import { interceptHostsOf, loadEntry, storedChecks } from '../replay/internal/replay-module.ts'
 import { replayTest } from '../replay/internal/replay-test.ts'
 import { noEntryPointError } from '../replay/replay-run.ts'
@@ -107,57 +102,50 @@ export async function fork(parent: Run, options: ForkOptions): Promise<ForkResul
   }
   const cwd = options.cwd ?? process.cwd()
   if (entry.kind === 'test') return forkTest(parent, entry, options, cwd)
-  const { config } = await loadConfig({ cwd, file: options.config })
-  const layered = mergeConfig(config, { checks: storedChecks(parent) })
-  const checks = new RuntimeChecks({ checks: layered.checks, prices: layered.prices })
-  const redactor = config.redaction ? createRedactor(config.redaction) : undefined
-  const hooks: SessionHooks = { ...checks.hooks, onRequest: forkRequestHook(options) }
+  const prepared = await prepareAgentRun({ cwd, config: options.config, checks: storedChecks(parent) })
 
   // The replayed prefix follows the replay rule through its Session; once live the fork keeps its network.
   const interceptor = interceptHostsOf(parent, {
     outsideSession: 'passthrough',
-    allowHosts: config.allowHosts,
+    allowHosts: prepared.config.allowHosts,
   })
   let run: Run
   let error: unknown
   try {
     const fn = await cachedEntry(entry, cwd, options.entryCache)
-    const session = new Session({
-      mode: 'replay',
-      recorded: parent,
-      forkAt: atStep,
-      cassettePath: options.sourcePath,
-      redactor,
-      hooks,
-      onWarning: () => {},
-    })
-    session.run.entryPoint = parent.entryPoint
-    session.run.metadata = { ...parent.metadata }
-    let result: { output?: unknown; error?: unknown }
-    try {
-      result = { output: await runInSession(session, () => fn(parent.input)) }
-    } catch (agentError) {
-      result = { error: agentError }
-    }
-    try {
-      run = await session.finish(result)
-      error = result.error
-    } catch (failure) {
-      run = markFailed(session.run, failure)
-      error = failure
-    }
-    if (error === undefined && session.mode !== 'record') {
-      error = new CrashlabError(
-        'E_FORK_STEP',
-        `the fork of run ${parent.id} ended before step ${atStep}: the agent made fewer calls than its parent, so nothing went live.`,
-        { subject: parent.id },
-      )
-      run = markFailed(run, error)
-    }
+    const ended = await runAgent(
+      {
+        prepared,
+        session: {
+          mode: 'replay',
+          recorded: parent,
+          forkAt: atStep,
+          cassettePath: options.sourcePath,
+          onWarning: () => {},
+        },
+        input: parent.input,
+        hooks: [{ onRequest: forkRequestHook(options) }],
+        entryPoint: entry,
+        metadata: { ...parent.metadata },
+        // A divergence before the fork step, or a halt: the fork is still a run, which says how it failed.
+        finishRule: 'replay',
+        failIf: (session) =>
+          session.mode === 'record'
+            ? undefined
+            : new CrashlabError(
+                'E_FORK_STEP',
+                `the fork of run ${parent.id} ended before step ${atStep}: the agent made fewer calls than its parent, so nothing went live.`,
+                { subject: parent.id },
+              ),
+      },
+      fn,
+    )
+    run = ended.run
+    error = ended.error
   } finally {
     await interceptor.close()
   }
-  run = checks.finalize(run)
+  // Graded after the interceptor is gone: an oracle's own calls are not the fork's.
   if (registeredOracles(parent.name).length > 0) run = (await applyOracles(run, { agent: parent.name })).run
   const links = {
     ...run.links,

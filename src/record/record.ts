@@ -1,23 +1,15 @@
 import { writeCassette } from '../case/cassette-write.ts'
-import type { JsonValue } from '../case/schema/json.ts'
 import type { EntryPoint, Run } from '../case/schema/run.ts'
 import type { ChecksOptions } from '../checks/detectors/options.ts'
-import { applyOracles } from '../checks/oracles/apply-oracles.ts'
 import type { Oracle, OracleFn, OracleResult } from '../checks/oracles/types.ts'
-import { composeHooks } from '../checks/runtime/compose-hooks.ts'
-import { RuntimeChecks } from '../checks/runtime/runtime-checks.ts'
-import { loadConfig } from '../config/load-config.ts'
-import { mergeConfig } from '../config/merge-config.ts'
 import type { PriceOverride } from '../cost/index.ts'
-import { runInSession } from '../engine/context.ts'
-import { Session } from '../engine/session.ts'
 import type { MatchingOptions, SessionHooks } from '../engine/types.ts'
-import { isCrashlabError } from '../errors.ts'
-import { createRedactor } from '../redact/create-redactor.ts'
+import { runAgent } from '../harness/run-agent.ts'
+import { allMode } from '../record-modes/index.ts'
 import type { Redactor } from '../redact/types.ts'
 import type { StoredRunSummary } from '../store/types.ts'
-import { CaptureJournal } from './internal/capture-journal.ts'
-import { type StoreOption, storeFor } from './internal/store-for.ts'
+import { productionPlan } from './internal/production-plan.ts'
+import type { StoreOption } from './internal/store-for.ts'
 
 /**
  * Options of `record`.
@@ -133,79 +125,29 @@ export async function record<I, O>(
     )
   }
   const agent = options.agent ?? name
-  // The same config file, read the same way, as the Vitest plugin reads: the nearer setting wins.
-  const { config } = await loadConfig({ file: options.config })
-  const layered = mergeConfig(config, { checks: options.checks, prices: options.prices })
-  const checks = new RuntimeChecks({ checks: layered.checks, prices: layered.prices })
-  const redactor = options.redactor ?? (config.redaction ? createRedactor(config.redaction) : undefined)
-  const store = await storeFor(options.store, { config: options.config })
-  const journal = store ? new CaptureJournal(store, redactor, options.tags) : undefined
-  const session = new Session({
-    mode: 'record',
-    name: agent,
-    input: toJson(options.input),
-    label: name,
-    cassettePath: options.cassette,
-    redactor,
-    matching: options.matching,
-    // The journal first: a step is on disk before any other hook (the circuit breaker) acts on it.
-    hooks: composeHooks(journal?.hooks, options.hooks, checks.hooks),
-  })
-  if (options.entryPoint) session.run.entryPoint = options.entryPoint
-  // Kept with the run, as agentCase does, so a replay (`crashlab replay`) checks it the same way.
-  if (options.checks !== undefined) session.run.metadata.checks = toJson(options.checks)
-  journal?.start(session)
-  let output: O | undefined
-  let error: unknown
-  let failed = false
-  try {
-    output = await runInSession(session, () => fn(options.input))
-  } catch (thrown) {
-    failed = true
-    error = thrown
-  }
-  let finished: Run
-  try {
-    finished = await session.finish(failed ? { error } : { output })
-  } catch (stopped) {
-    // In a recording, finish() throws only when the circuit breaker stopped the run: that is how the
-    // run ended, so it is graded and written like any other, and comes back as the error.
-    if (!isCrashlabError(stopped, 'E_CIRCUIT_OPEN')) {
-      // A failed capture writes nothing (its journal would otherwise come back as an incomplete run).
-      journal?.abandon()
-      throw stopped
-    }
-    failed = true
-    error = stopped
-    output = undefined
-    finished = session.run
-  }
-  const checked = checks.finalize(finished)
-  let graded: Awaited<ReturnType<typeof applyOracles>>
-  try {
-    graded = await applyOracles(checked, { agent, oracles: options.oracles })
-  } catch (oracleError) {
-    // An oracle that cannot even be run is the caller's to see; the run itself is stored as it ended.
-    journal?.finish(checked)
-    throw oracleError
-  }
-  const { run, results } = graded
-  // Stored before the cassette is written: a cassette that fails to write throws, and the journal of a
-  // run must not outlive it.
-  const stored = journal?.finish(run)
+  const ended = await runAgent(
+    {
+      ...productionPlan(options),
+      // record() always records (the `all` record mode); it writes its cassette whatever the run did.
+      session: allMode.open({ path: options.cassette }, { label: name, matching: options.matching }).session,
+      name: agent,
+      input: options.input,
+      hooks: [options.hooks],
+      entryPoint: options.entryPoint,
+      // In a recording, finish() throws only when the circuit breaker stopped the run (graded and written
+      // like any other run, and returned as the error) or when the capture failed (thrown, nothing kept).
+      finishRule: 'record',
+      grade: { agent, oracles: options.oracles },
+    },
+    fn,
+  )
+  const { run, output, error, results, stored } = ended
   let cassettePath: string | undefined
+  // Written after the run was stored: a cassette that fails to write throws, and the journal of a run
+  // must not outlive it.
   if (options.cassette !== undefined) {
-    writeCassette(options.cassette, run, { redactor })
+    writeCassette(options.cassette, run, { redactor: ended.session.redactor })
     cassettePath = options.cassette
   }
   return { run, output, error, results, cassettePath, stored }
-}
-
-function toJson(value: unknown): JsonValue {
-  if (value === undefined) return null
-  try {
-    return JSON.parse(JSON.stringify(value)) as JsonValue
-  } catch {
-    return String(value)
-  }
 }

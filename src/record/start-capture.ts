@@ -1,21 +1,12 @@
-import type { JsonValue } from '../case/schema/json.ts'
-import type { Run } from '../case/schema/run.ts'
 import type { ChecksOptions } from '../checks/detectors/options.ts'
-import { applyOracles } from '../checks/oracles/apply-oracles.ts'
-import { composeHooks } from '../checks/runtime/compose-hooks.ts'
-import { RuntimeChecks } from '../checks/runtime/runtime-checks.ts'
-import { loadConfig } from '../config/load-config.ts'
-import { mergeConfig } from '../config/merge-config.ts'
 import type { PriceOverride } from '../cost/index.ts'
-import { runInSession } from '../engine/context.ts'
-import { Session } from '../engine/session.ts'
+import type { Session } from '../engine/session.ts'
 import type { SessionHooks } from '../engine/types.ts'
-import { isCrashlabError } from '../errors.ts'
-import { createRedactor } from '../redact/create-redactor.ts'
+import { startAgentRun } from '../harness/start-agent-run.ts'
 import type { Redactor } from '../redact/types.ts'
 import type { StoredRunSummary } from '../store/types.ts'
-import { CaptureJournal } from './internal/capture-journal.ts'
-import { type StoreOption, storeFor, warnStore } from './internal/store-for.ts'
+import { productionPlan } from './internal/production-plan.ts'
+import { type StoreOption, warnStore } from './internal/store-for.ts'
 
 /**
  * How to start capturing one run in a long-lived process.
@@ -93,66 +84,28 @@ export async function startCapture(options: StartCaptureOptions): Promise<Captur
       "[crashlab] startCapture(options) needs a name, as in startCapture({ name: 'refund-bot' })",
     )
   }
-  const { config } = await loadConfig({ file: options.config })
-  const layered = mergeConfig(config, { checks: options.checks, prices: options.prices })
-  const checks = new RuntimeChecks({ checks: layered.checks, prices: layered.prices })
-  const redactor = options.redactor ?? (config.redaction ? createRedactor(config.redaction) : undefined)
-  const store = await storeFor(options.store, { config: options.config })
-  const journal = store ? new CaptureJournal(store, redactor, options.tags) : undefined
-  const session = new Session({
-    mode: 'record',
+  const agentRun = await startAgentRun({
+    ...productionPlan(options),
+    session: { mode: 'record', label: options.name },
     name: options.name,
-    input: toJson(options.input),
-    label: options.name,
-    redactor,
-    hooks: composeHooks(journal?.hooks, options.hooks, checks.hooks),
+    input: options.input,
+    hooks: [options.hooks],
+    // The circuit breaker is how the run ended; anything else is crashlab's own failure, which must not
+    // reach the app: a warning, and the run is kept as far as it got.
+    finishRule: 'record',
+    onCaptureFailure: warnStore,
+    grade: { agent: options.name },
   })
-  journal?.start(session)
-  let closing: Promise<StoredRunSummary | undefined> | undefined
+  const { session } = agentRun
   return {
     session,
     id: session.run.id,
-    run: (fn) => runInSession(session, async () => fn()),
-    close(result = {}) {
-      closing ??= end(session, checks, journal, options.name, result)
-      return closing
+    run: (fn) => agentRun.run(fn),
+    async close(result = {}) {
+      const ended = await agentRun.finish(
+        result.error !== undefined ? { error: result.error } : { output: result.output },
+      )
+      return ended.stored
     },
-  }
-}
-
-async function end(
-  session: Session,
-  checks: RuntimeChecks,
-  journal: CaptureJournal | undefined,
-  agent: string,
-  result: { output?: unknown; error?: unknown },
-): Promise<StoredRunSummary | undefined> {
-  let finished: Run
-  try {
-    finished = await session.finish(
-      result.error !== undefined ? { error: result.error } : { output: result.output },
-    )
-  } catch (stopped) {
-    // The circuit breaker is how the run ended (checks.finalize marks the run so); anything else is
-    // crashlab's own failure, which must not reach the app: the run is kept as far as it got.
-    if (!isCrashlabError(stopped, 'E_CIRCUIT_OPEN'))
-      warnStore(`capture of run ${session.run.id} failed`, stopped)
-    finished = session.run
-  }
-  try {
-    const { run } = await applyOracles(checks.finalize(finished), { agent })
-    return journal?.finish(run)
-  } catch (error) {
-    warnStore(`could not grade run ${finished.id}`, error)
-    return journal?.finish(finished)
-  }
-}
-
-function toJson(value: unknown): JsonValue {
-  if (value === undefined) return null
-  try {
-    return JSON.parse(JSON.stringify(value)) as JsonValue
-  } catch {
-    return String(value)
   }
 }

@@ -1,15 +1,12 @@
 import type { Run } from '../case/schema/run.ts'
 import { applyOracles } from '../checks/oracles/apply-oracles.ts'
 import { registeredOracles } from '../checks/oracles/internal/oracle-registry.ts'
-import { RuntimeChecks } from '../checks/runtime/runtime-checks.ts'
-import { loadConfig } from '../config/load-config.ts'
-import { mergeConfig } from '../config/merge-config.ts'
 import type { RequestDecision, SessionHooks } from '../engine/types.ts'
 import { CrashlabError } from '../errors.ts'
+import { prepareAgentRun } from '../harness/prepare-agent-run.ts'
 import type { NetworkLedger } from '../interceptor/internal/network-ledger.ts'
 import { applyPatch } from '../patches/apply-patch.ts'
 import type { Patch } from '../patches/patch-schema.ts'
-import { createRedactor } from '../redact/create-redactor.ts'
 import type { RunStore, StoredRunSummary } from '../store/types.ts'
 import { replayModule, storedChecks } from './internal/replay-module.ts'
 import { replayTest } from './internal/replay-test.ts'
@@ -126,24 +123,19 @@ export async function replayRun(source: Run, options: ReplayRunOptions = {}): Pr
   if (entry.kind === 'test') {
     replayed = await replayTest(source, entry, { ...options, cwd })
   } else {
-    const { config } = await loadConfig({ cwd, file: options.config, env: options.env })
     // The checks the source ran with: the config file's, under the test's own (agentCase stores them).
-    const layered = mergeConfig(config, { checks: storedChecks(source) })
-    const checks = new RuntimeChecks({ checks: layered.checks, prices: layered.prices })
-    const redactor = config.redaction ? createRedactor(config.redaction) : undefined
-    const onRequest = options.reapply && reapplyFrom(options.reapply.patch, options.reapply.atStep)
-    const done = await replayModule(source, entry, {
-      ...options,
+    const prepared = await prepareAgentRun({
       cwd,
-      checks,
-      redactor,
-      onRequest,
-      allowHosts: config.allowHosts,
+      config: options.config,
+      env: options.env,
+      checks: storedChecks(source),
     })
+    const onRequest = options.reapply && reapplyFrom(options.reapply.patch, options.reapply.atStep)
+    const done = await replayModule(source, entry, { ...options, cwd, prepared, onRequest })
     // The agent threw again as it threw when recorded, with every step served: a faithful replay.
     const threwAgain = done.thrown === true && source.status === 'error'
     const error = threwAgain ? undefined : done.error
-    const graded = await grade(checks.finalize(done.run), source, error)
+    const graded = await grade(done.run, source, error)
     replayed = threwAgain
       ? {
           run: { ...graded, status: 'ok', outcome: 'fail' },

@@ -3,7 +3,7 @@ import type { AgentCaseEvent, AgentCaseEventType } from '../../case/agentcase/sc
 import { jsonPath } from '../../case/internal/validation-issues.ts'
 import type { JsonObject, JsonValue } from '../../case/schema/json.ts'
 import { CrashlabError } from '../../errors.ts'
-import { toJson } from './to-json.ts'
+import { copyJson } from './copy-json.ts'
 
 /**
  * The append-only event list of one capture session. Sequence is the position, ids are random UUIDs
@@ -102,7 +102,7 @@ export class CaptureLog {
   }
 
   private copy(value: Record<string, unknown>, at: PropertyKey[]): JsonObject {
-    const { value: json, dropped } = toJson(value)
+    const { value: json, dropped } = copyJson(value)
     const prefix = jsonPath(at)
     for (const path of dropped) this.dropped.push(prefix + path.slice(1))
     return isObject(json) ? json : {}

@@ -4,7 +4,7 @@ import { compare } from '../../diff/compare.ts'
 import type { Difference, DiffMode } from '../../diff/difference.ts'
 import { formatDifferences } from '../../diff/format-differences.ts'
 import type { ValidationIssue } from '../../errors.ts'
-import { toJson } from './to-json.ts'
+import { copyJson } from './copy-json.ts'
 
 /**
  * How a replayed request is matched with the recorded one: field by field, each difference located in
@@ -32,7 +32,7 @@ export function diffRequest(
 ): Difference[] {
   const out: Difference[] = []
   for (const key of Object.keys(given).sort()) {
-    const { value } = toJson(given[key])
+    const { value } = copyJson(given[key])
     if (value === undefined) continue
     const at = jsonPath(['events', sequence, 'payload', key])
     if (!Object.hasOwn(recorded, key)) {

@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process'
 import { defineCommand } from 'citty'
+import { isRecordMode, RECORD_MODES } from '../../record-modes/index.ts'
 import { EXPORTED_TEST_SUFFIX } from '../../replay/index.ts'
 import { findVitestBin } from '../../replay/internal/find-vitest-bin.ts'
-
-const MODES = ['all', 'missing', 'diverged', 'replay', 'off'] as const
 
 /**
  * The arguments of `crashlab vitest` split in two: the record mode its `--record` flag asks for (a bare
@@ -26,10 +25,26 @@ export function splitRecordFlag(args: readonly string[]): { mode: string | undef
     else if (arg.startsWith('--record=')) mode = arg.slice('--record='.length)
     else vitestArgs.push(arg)
   }
-  if (mode !== undefined && !(MODES as readonly string[]).includes(mode)) {
-    throw new Error(`[crashlab] --record=${mode} is not a record mode: use one of ${MODES.join(', ')}.`)
+  if (mode !== undefined && !isRecordMode(mode)) {
+    throw new Error(
+      `[crashlab] --record=${mode} is not a record mode: use one of ${RECORD_MODES.join(', ')}.`,
+    )
   }
   return { mode, vitestArgs }
+}
+
+/**
+ * `--prune` taken out of the arguments of `crashlab vitest` (Vitest's own CLI refuses flags it does not
+ * know): whether it was given, and the rest for Vitest. Arguments after a `--` all go to Vitest.
+ *
+ * @example
+ * splitPruneFlag(['run', '--prune']) // { prune: true, vitestArgs: ['run'] }
+ */
+export function splitPruneFlag(args: readonly string[]): { prune: boolean; vitestArgs: string[] } {
+  const end = args.indexOf('--')
+  const own = end === -1 ? [...args] : args.slice(0, end)
+  const rest = end === -1 ? [] : args.slice(end)
+  return { prune: own.includes('--prune'), vitestArgs: [...own.filter((a) => a !== '--prune'), ...rest] }
 }
 
 /**
@@ -58,15 +73,16 @@ export function exportedFilter(args: readonly string[]): string[] {
 export { findVitestBin }
 
 /**
- * Runs the project's Vitest with `args`, `CRASHLAB_RECORD` set to `mode` when given, the same stdio,
- * and resolves with its exit code.
+ * Runs the project's Vitest with `args`, `CRASHLAB_RECORD` set to `mode` when given, `CRASHLAB_PRUNE=1`
+ * with `prune` (the plugin's reporter removes the unused cassettes and baselines after a whole run), the
+ * same stdio, and resolves with its exit code.
  *
  * @example
  * process.exitCode = await runVitest(['run'], { mode: 'all' })
  */
 export function runVitest(
   args: readonly string[],
-  options: { mode?: string; cwd?: string } = {},
+  options: { mode?: string; cwd?: string; prune?: boolean } = {},
 ): Promise<number> {
   const cwd = options.cwd ?? process.cwd()
   const bin = findVitestBin(cwd)
@@ -78,6 +94,8 @@ export function runVitest(
   }
   const env = { ...process.env }
   if (options.mode !== undefined) env.CRASHLAB_RECORD = options.mode
+  if (options.prune) env.CRASHLAB_PRUNE = '1'
+  else delete env.CRASHLAB_PRUNE
   return new Promise((done) => {
     const child = spawn(process.execPath, [bin, ...args], { cwd, env, stdio: 'inherit' })
     // Ctrl-C reaches the child through the terminal's process group; the parent just waits for it.
@@ -95,25 +113,28 @@ export function runVitest(
 }
 
 /**
- * `crashlab vitest [--record[=all|missing|diverged|replay|off]] [--exported] [vitest args…]`: runs the project's
- * Vitest, with the record mode in `CRASHLAB_RECORD` (Vitest's own CLI rejects unknown flags such as
- * `--record`); `--exported` keeps only the regression tests `crashlab export-test` wrote.
- * Everything but `--record` is passed to Vitest unchanged; the exit code is Vitest's.
+ * `crashlab vitest [--record[=all|missing|diverged|replay|off]] [--exported] [--prune] [vitest args…]`: runs
+ * the project's Vitest, with the record mode in `CRASHLAB_RECORD` (Vitest's own CLI rejects unknown flags
+ * such as `--record`); `--exported` keeps only the regression tests `crashlab export-test` wrote;
+ * `--prune` (in `CRASHLAB_PRUNE`) removes the cassettes and baselines whose test no longer exists, after
+ * a whole run only (no `-t`, no `--shard`, no file filter).
+ * Everything but `--record` and `--prune` is passed to Vitest unchanged; the exit code is Vitest's.
  */
 export const vitest = defineCommand({
   meta: {
     name: 'vitest',
     description:
-      'Run Vitest; --record re-records cassettes (--record=missing records only missing ones, --record=diverged replays each cassette up to its first divergence and re-records only from there); --exported runs only the tests of `crashlab export-test`',
+      'Run Vitest; --record re-records cassettes (--record=missing records only missing ones, --record=diverged replays each cassette up to its first divergence and re-records only from there); --exported runs only the tests of `crashlab export-test`; --prune removes cassettes and baselines whose test no longer exists (whole runs only)',
   },
   async run({ rawArgs }) {
     let split: ReturnType<typeof splitRecordFlag>
+    const pruned = splitPruneFlag(rawArgs)
     try {
-      split = splitRecordFlag(exportedFilter(rawArgs))
+      split = splitRecordFlag(exportedFilter(pruned.vitestArgs))
     } catch (error) {
       console.error((error as Error).message)
       process.exit(2)
     }
-    process.exitCode = await runVitest(split.vitestArgs, { mode: split.mode })
+    process.exitCode = await runVitest(split.vitestArgs, { mode: split.mode, prune: pruned.prune })
   },
 })

@@ -1,39 +1,35 @@
 import { isAbsolute, resolve } from 'node:path'
 import type { EntryPoint, Run } from '../../case/schema/run.ts'
 import type { ChecksOptions } from '../../checks/detectors/options.ts'
-import type { RuntimeChecks } from '../../checks/runtime/runtime-checks.ts'
-import { runInSession } from '../../engine/context.ts'
-import { Session } from '../../engine/session.ts'
 import type { SessionHooks } from '../../engine/types.ts'
 import { CrashlabError, isCrashlabError } from '../../errors.ts'
+import { runAgent } from '../../harness/run-agent.ts'
+import type { PreparedAgentRun } from '../../harness/types.ts'
 import { guardReplaySockets } from '../../interceptor/guard-replay-sockets.ts'
 import { DEFAULT_HOSTS } from '../../interceptor/internal/host-matcher.ts'
 import { ledgerMark, ledgerSince, type NetworkLedger } from '../../interceptor/internal/network-ledger.ts'
 import { startInterceptor } from '../../interceptor/start-interceptor.ts'
-import type { Redactor } from '../../redact/types.ts'
 import { importWithVite } from './import-with-vite.ts'
-import { markFailed } from './mark-failed.ts'
 
 type ModuleEntry = Extract<EntryPoint, { kind: 'module' }>
 
 interface ModuleReplayOptions {
   cwd: string
-  checks: RuntimeChecks
-  redactor: Redactor | undefined
+  /** The config, runtime checks and redactor of the replay (`allowHosts`: hosts it may reach besides loopback). */
+  prepared: PreparedAgentRun
   allowUnused?: boolean
   intercept?: boolean
   sourcePath?: string
   /** Rewrites model requests before they are matched (a patch re-applied to a patched fork). */
   onRequest?: SessionHooks['onRequest']
-  /** Hosts the replay may reach besides loopback (`allowHosts` of the config file). */
-  allowHosts?: readonly string[]
 }
 
 /**
  * Imports the entry point's module through Vite's module runner and calls its export with the run's
  * input in a strict replay Session over the run. The interceptor (started before the import, so the
  * clients the module builds at load time see it) serves the calls of clients that are not wrapped, and
- * the replay rule refuses what the recording does not answer; what left is counted (`network`).
+ * the replay rule refuses what the recording does not answer; what left is counted (`network`). The
+ * run comes back checked by the runtime checks, not graded.
  */
 export async function replayModule(
   source: Run,
@@ -43,41 +39,37 @@ export async function replayModule(
   const interceptor = interceptHostsOf(source, {
     intercept: options.intercept,
     outsideSession: 'replay',
-    allowHosts: options.allowHosts,
+    allowHosts: options.prepared.config.allowHosts,
   })
   const mark = ledgerMark()
   try {
     const fn = await loadEntry(entry, options.cwd)
-    const session = new Session({
-      mode: 'replay',
-      recorded: source,
-      // Messages name the source's cassette ("replay of cassette … diverged at step 2").
-      cassettePath: options.sourcePath,
-      allowUnused: options.allowUnused,
-      redactor: options.redactor,
-      hooks: options.onRequest
-        ? { ...options.checks.hooks, onRequest: options.onRequest }
-        : options.checks.hooks,
-      // A replay keeps quiet about what it cannot throw: the caller gets the first error.
-      onWarning: () => {},
-    })
-    session.run.entryPoint = source.entryPoint
-    session.run.metadata = { ...source.metadata }
-    let result: { output?: unknown; error?: unknown }
-    try {
-      result = { output: await runInSession(session, () => fn(source.input)) }
-    } catch (error) {
-      result = { error }
-    }
-    try {
-      const run = await session.finish(result)
-      return result.error === undefined
-        ? { run, network: ledgerSince(mark) }
-        : { run, error: result.error, network: ledgerSince(mark), thrown: true }
-    } catch (failure) {
-      // A divergence, steps left unused, a halt: the replay is still a run, which says how it failed.
-      return { run: markFailed(session.run, failure), error: failure, network: ledgerSince(mark) }
-    }
+    const ended = await runAgent(
+      {
+        prepared: options.prepared,
+        session: {
+          mode: 'replay',
+          recorded: source,
+          // Messages name the source's cassette ("replay of cassette … diverged at step 2").
+          cassettePath: options.sourcePath,
+          allowUnused: options.allowUnused,
+          // A replay keeps quiet about what it cannot throw: the caller gets the first error.
+          onWarning: () => {},
+        },
+        input: source.input,
+        hooks: [options.onRequest && { onRequest: options.onRequest }],
+        entryPoint: entry,
+        metadata: { ...source.metadata },
+        // A divergence, steps left unused, a halt: the replay is still a run, which says how it failed.
+        finishRule: 'replay',
+      },
+      fn,
+    )
+    const { run, error } = ended
+    if (error === undefined) return { run, network: ledgerSince(mark) }
+    return ended.errorFrom === 'agent'
+      ? { run, error, network: ledgerSince(mark), thrown: true }
+      : { run, error, network: ledgerSince(mark) }
   } finally {
     await interceptor.close()
   }

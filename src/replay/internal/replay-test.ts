@@ -6,9 +6,9 @@ import { loadCassette } from '../../case/cassette-load.ts'
 import { writeCassette } from '../../case/cassette-write.ts'
 import type { EntryPoint, Run } from '../../case/schema/run.ts'
 import { CrashlabError, ERROR_CODES, type ErrorCode } from '../../errors.ts'
+import { markFailed } from '../../harness/mark-failed.ts'
 import type { NetworkLedger } from '../../interceptor/internal/network-ledger.ts'
 import { findVitestBin } from './find-vitest-bin.ts'
-import { markFailed } from './mark-failed.ts'
 
 type TestEntry = Extract<EntryPoint, { kind: 'test' }>
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { isCrashlabError } from '../src/index.ts'
-import { parseMode, resolveMode } from './resolve-mode.ts'
+import { isCrashlabError } from '../errors.ts'
+import { parseMode } from './parse-mode.ts'
+import { resolveMode } from './resolve-mode.ts'
 
 describe('resolveMode', () => {
   it('defaults to replay when Vitest writes no snapshots (CI), to missing otherwise', () => {

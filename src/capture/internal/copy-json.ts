@@ -6,17 +6,22 @@ import type { JsonValue } from '../../case/schema/json.ts'
  * must not change when the application later mutates its own objects, and a value JSON cannot carry (a
  * function, a bigint, NaN, a cycle) must not make the capture throw into the application. Such a value
  * is left out and its location reported, so the case can say honestly that it is degraded.
+ *
+ * This is deliberately not the engine's `toJsonValue` (a run's input and output, as `record`, the
+ * fixtures and the harness store them), which turns what JSON cannot carry into `null` or a string as
+ * `JSON.stringify` does, silently: an AgentCase must list what it lost, and a recorded run must not
+ * change shape. One rule per purpose, each with one owner.
  */
 
 /** Deeper than this, the AgentCase reader refuses the file; the capture drops the subtree instead. */
 const MAX_DEPTH = 900
 
 /**
- * What `toJson` returns: the JSON copy (undefined when the value itself cannot be carried) and the
+ * What `copyJson` returns: the JSON copy (undefined when the value itself cannot be carried) and the
  * `$`-paths, relative to the value, of everything that was left out.
  *
  * @example
- * const { value, dropped } = toJson({ a: 1, f: () => 0 }) // value { a: 1 }, dropped ['$.f']
+ * const { value, dropped } = copyJson({ a: 1, f: () => 0 }) // value { a: 1 }, dropped ['$.f']
  */
 export interface JsonCopy {
   value: JsonValue | undefined
@@ -29,9 +34,9 @@ export interface JsonCopy {
  * `null` or `{}`.
  *
  * @example
- * toJson({ when: new Date(0), n: Number.NaN }) // { value: { when: '1970-01-01T00:00:00.000Z' }, dropped: ['$.n'] }
+ * copyJson({ when: new Date(0), n: Number.NaN }) // { value: { when: '1970-01-01T00:00:00.000Z' }, dropped: ['$.n'] }
  */
-export function toJson(input: unknown): JsonCopy {
+export function copyJson(input: unknown): JsonCopy {
   const dropped: string[] = []
   const seen = new Set<object>()
 
