@@ -194,7 +194,7 @@ async function saveFailedRun(run: Run, session: { id: string; storeDir: string }
 }
 
 /**
- * The replay hook of `crashlab replay <id>` (src/replay): with `CRASHLAB_REPLAY_RUN` (a cassette),
+ * The replay hook of `crashlab replay <id>` (src/rerun): with `CRASHLAB_REPLAY_RUN` (a cassette),
  * `CRASHLAB_REPLAY_TEST` (a test's full name) and `CRASHLAB_REPLAY_OUT` (a path) set, that test replays
  * the given run instead of its own cassette, and its replayed run is written to the out path (with the
  * replay's failure as the run's error). Every other test runs as usual.

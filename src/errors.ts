@@ -70,7 +70,7 @@ export const ERROR_CODES = [
   'E_CIRCUIT_OPEN',
   // the CLI: an option or argument it cannot use
   'E_CLI_USAGE',
-  // explicit capture and mock replay (src/capture)
+  // explicit capture and mock replay (src/agentcase-capture)
   'E_CAPTURE_USAGE',
   'E_MOCK_SOURCE',
   'E_MOCK_MISSING',
@@ -81,7 +81,7 @@ export const ERROR_CODES = [
   'E_RUN_NOT_FOUND',
   'E_RUN_AMBIGUOUS',
   'E_STORE_CORRUPT',
-  // replaying a stored run (src/replay): no entry point to start again, or one that cannot be loaded
+  // replaying a stored run (src/rerun): no entry point to start again, or one that cannot be loaded
   'E_REPLAY_NO_ENTRY',
   'E_REPLAY_ENTRY',
   // typed patches (src/patches): a patch that does not parse, or whose target is not in the request or run
@@ -106,7 +106,7 @@ export const ERROR_CODES = [
   // the run store (src/store): a folder that cannot be used (not a folder, no permission); a write to a store that can only be read
   'E_STORE_ACCESS',
   'E_STORE_READ_ONLY',
-  // export-test (src/replay): a run whose agent cannot be run again, so no test that re-runs it can be written
+  // export-test (src/rerun): a run whose agent cannot be run again, so no test that re-runs it can be written
   'E_EXPORT_NO_AGENT',
 ] as const
 

@@ -7,8 +7,15 @@
  * writeCassette('__cassettes__/refund.cassette.json', run)
  * loadCassette('__cassettes__/refund.cassette.json').run.name // 'refund-bot'
  */
-export * from './capture/index.ts'
+export * from './agentcase-capture/index.ts'
 export * from './case/index.ts'
+export {
+  type CassetteStore,
+  cassetteFolderFor,
+  cassettePathFor,
+  fileCassetteStore,
+  sanitizeTestName,
+} from './cassette-store/index.ts'
 export * from './checks/index.ts'
 export * from './config/index.ts'
 export * from './cost/index.ts'
@@ -28,13 +35,13 @@ export * from './fix/index.ts'
 export * from './fork/index.ts'
 export * from './interceptor/index.ts'
 export * from './patches/index.ts'
+export * from './production-capture/index.ts'
 export * from './providers/index.ts'
-export * from './record/index.ts'
 export * from './redact/index.ts'
-export * from './replay/index.ts'
+export * from './redact-files/index.ts'
 export * from './report/index.ts'
-export * from './rewrite/index.ts'
+export * from './rerun/index.ts'
 export * from './store/index.ts'
-export * from './tasks/index.ts'
+export * from './task-files/index.ts'
 export * from './verify/index.ts'
 export { VERSION } from './version.ts'

@@ -8,9 +8,9 @@
  */
 import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { BENCH_AGENTS, flightRebookerAgent, refundBotAgent } from '../../src/bench/agents/index.ts'
-import { runEpisode } from '../../src/bench/faults.ts'
-import { FAULT_KINDS, type FaultKind } from '../../src/bench/types.ts'
+import { BENCH_AGENTS, flightRebookerAgent, refundBotAgent } from '../../src/diagnose-bench/agents/index.ts'
+import { runEpisode } from '../../src/diagnose-bench/faults.ts'
+import { FAULT_KINDS, type FaultKind } from '../../src/diagnose-bench/types.ts'
 import { createRng } from '../../src/testing/create-rng.ts'
 
 const dir = join(import.meta.dirname, 'runs')

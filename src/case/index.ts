@@ -7,7 +7,6 @@ export { attachBinary, binaryOf, collectBinaries, createBodyFile } from './binar
 export { cassetteFilesDir, loadCassetteBinaries } from './cassette-binaries.ts'
 export { type LoadCassetteOptions, loadCassette } from './cassette-load.ts'
 export { DEFAULT_MAX_CASSETTE_BYTES, type ParseCassetteOptions, parseCassette } from './cassette-parse.ts'
-export { cassetteFolderFor, cassettePathFor, sanitizeTestName } from './cassette-path.ts'
 export { serializeCassette } from './cassette-serialize.ts'
 export { type WriteCassetteOptions, writeCassette } from './cassette-write.ts'
 export { type CreateRunOptions, createRun, newRunId } from './create-run.ts'

@@ -1,6 +1,6 @@
 import { defineCommand } from 'citty'
 import pc from 'picocolors'
-import { type RedactFilesReport, redactFiles } from '../../rewrite/index.ts'
+import { type RedactFilesReport, redactFiles } from '../../redact-files/index.ts'
 import { configRedactor } from '../internal/config-redactor.ts'
 import { reportError } from '../internal/report-error.ts'
 

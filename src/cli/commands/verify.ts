@@ -5,7 +5,7 @@ import pc from 'picocolors'
 import type { ArmStats, Run, Verification } from '../../case/schema/run.ts'
 import { parsePatch } from '../../patches/parse-patch.ts'
 import type { RunStore } from '../../store/types.ts'
-import { DEFAULT_SLOTS, runVerifyTasks } from '../../tasks/run-verify-tasks.ts'
+import { DEFAULT_SLOTS, runVerifyTasks } from '../../task-files/run-verify-tasks.ts'
 import {
   DEFAULT_K,
   planVerification,

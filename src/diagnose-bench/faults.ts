@@ -1,6 +1,6 @@
 import type { Run } from '../case/schema/run.ts'
 import { sessionFetch } from '../engine/session-fetch.ts'
-import { record } from '../record/record.ts'
+import { record } from '../production-capture/record.ts'
 import { startScriptedProvider } from '../testing/start-scripted-provider.ts'
 import type { ScriptedTurn, ScriptPolicy } from '../testing/types.ts'
 import { lastToolResults } from './agents/internal/read-request.ts'

@@ -1,5 +1,5 @@
-import { captureCase } from '../capture/explicit-capture.ts'
-import type { CaptureCaseOptions, ExplicitCapture } from '../capture/types.ts'
+import { captureCase } from '../agentcase-capture/explicit-capture.ts'
+import type { CaptureCaseOptions, ExplicitCapture } from '../agentcase-capture/types.ts'
 import { type Capture, type StartCaptureOptions, startCapture } from './start-capture.ts'
 
 /**

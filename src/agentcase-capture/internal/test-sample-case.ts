@@ -6,7 +6,7 @@ import { captureCase } from '../explicit-capture.ts'
 import type { CaptureCaseOptions, ExplicitCapture } from '../types.ts'
 
 /**
- * Test helpers of src/capture: a scratch folder per test file and a small captured case (one model
+ * Test helpers of src/agentcase-capture: a scratch folder per test file and a small captured case (one model
  * call that asks for a tool, the tool call, a second model call), built through the public API so that
  * the replay tests exercise what capture really writes.
  */

@@ -1,8 +1,8 @@
 import type { SseChunk, WireResponse } from '../../case/schema/step.ts'
 import { SseParser } from '../../providers/sse.ts'
+import { readBinaryBody } from '../internal/binary-body.ts'
+import { readBody } from '../internal/read-request.ts'
 import type { Session } from '../session.ts'
-import { readBinaryBody } from './binary-body.ts'
-import { readBody } from './read-request.ts'
 
 /**
  * Response headers that describe the transport, not the answer: the recorded body is decoded and

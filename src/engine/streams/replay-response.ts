@@ -1,8 +1,8 @@
 import { binaryOf } from '../../case/binary-bodies.ts'
 import type { StepError, WireResponse } from '../../case/schema/step.ts'
 import { formatSse } from '../../providers/sse.ts'
+import { fromStepError } from '../internal/values.ts'
 import { NULL_BODY_STATUSES, withUrl } from './record-response.ts'
-import { fromStepError } from './values.ts'
 
 export interface ReplayOptions {
   /** The recorded stream ended early: the replayed one errors after the last recorded event, as it did. */

@@ -1,0 +1,119 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+// docs/architecture.md is the map of the code: its layer table says which component may import which,
+// and its owner table names the one file that owns each concern. This test holds the code to it, so the
+// doc cannot drift from the code.
+const ROOT = join(import.meta.dirname, '..')
+const DOC = readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8')
+const VITEST_SIDE = ['fixtures', 'matchers', 'plugin']
+
+/** The rows of the markdown table that follows `heading`, as arrays of cells. */
+function tableAfter(heading: string): string[][] {
+  const start = DOC.indexOf(`\n## ${heading}\n`)
+  if (start === -1) throw new Error(`docs/architecture.md has no "## ${heading}" section`)
+  const section = DOC.slice(start + 1).split('\n## ')[0] as string
+  return section
+    .split('\n')
+    .filter((line) => line.startsWith('|') && !/^\|\s*-/.test(line))
+    .slice(1)
+    .map((line) =>
+      line
+        .slice(1, -1)
+        .split('|')
+        .map((cell) => cell.trim()),
+    )
+}
+
+const LAYERS = new Map<string, number>(
+  tableAfter('Dependency direction').flatMap(([layer, names]) =>
+    (names ?? '').split(',').map((name) => [name.trim(), Number(layer)] as const),
+  ),
+)
+
+/** The component a repository path belongs to: `src/<folder>`'s folder, a Vitest-side folder, or the core root. */
+function componentOf(path: string): string | undefined {
+  const parts = path.split('/')
+  if (parts[0] === 'src') {
+    if (parts.length === 2) return parts[1] === 'index.ts' ? 'entry' : 'root'
+    return parts[1]
+  }
+  return VITEST_SIDE.includes(parts[0] as string) ? parts[0] : undefined
+}
+
+function layerOf(component: string): number | undefined {
+  if (component === 'root') return 0
+  // The core entry sits above every core component and below the Vitest side.
+  if (component === 'entry') return 13.5
+  return LAYERS.get(component)
+}
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name)
+    if (e.isDirectory()) return sources(path)
+    return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') && !e.name.startsWith('test-') ? [path] : []
+  })
+}
+
+/** Every relative import of the non-test code, as repository paths: [importer, imported]. */
+function imports(): Array<[string, string]> {
+  return ['src', ...VITEST_SIDE].flatMap((top) =>
+    sources(join(ROOT, top)).flatMap((file) => {
+      const text = readFileSync(file, 'utf8')
+      return [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g)].map(
+        (m) =>
+          [relative(ROOT, file), relative(ROOT, resolve(dirname(file), m[1] as string))] as [string, string],
+      )
+    }),
+  )
+}
+
+describe('docs/architecture.md holds for the code', () => {
+  it('places every component in exactly one layer', () => {
+    const components = [
+      ...readdirSync(join(ROOT, 'src'), { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name),
+      ...VITEST_SIDE,
+    ].sort()
+    const listed = tableAfter('Dependency direction').flatMap(([, names]) =>
+      (names ?? '').split(',').map((n) => n.trim()),
+    )
+    expect(listed.length, 'a component is listed twice').toBe(new Set(listed).size)
+    expect([...listed].sort()).toEqual(components)
+  })
+
+  it('imports run one way: a component imports only components of a lower layer', () => {
+    const offenders = imports().flatMap(([from, to]) => {
+      const a = componentOf(from)
+      const b = componentOf(to)
+      if (a === undefined || b === undefined || a === b) return []
+      const la = layerOf(a)
+      const lb = layerOf(b)
+      if (la === undefined || lb === undefined) return [`${from} -> ${to} (a component with no layer)`]
+      return lb < la ? [] : [`${from} (layer ${la}) -> ${to} (layer ${lb})`]
+    })
+    expect(offenders).toEqual([])
+  })
+
+  it('names an owner file for each core concern, and each one exists', () => {
+    const owners = new Map(tableAfter('Who owns what').map(([concern, file]) => [concern, file]))
+    for (const concern of [
+      'stream replay',
+      'the record-mode decision',
+      'cassette paths',
+      'baseline paths',
+      'the circuit breaker',
+      'the verify verdict rule',
+      'the failed-tool-call definition',
+    ]) {
+      expect(owners.get(concern), concern).toBeDefined()
+    }
+    const missing = [...owners]
+      .map(([concern, file]) => [concern, (file ?? '').replaceAll('`', '')] as const)
+      .filter(([, file]) => !existsSync(join(ROOT, file)))
+    expect(missing).toEqual([])
+  })
+})
