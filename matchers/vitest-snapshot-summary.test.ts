@@ -67,5 +67,5 @@ describe('toMatchAgentCase in a real Vitest run', () => {
     expect(updated.out).toMatch(/Snapshots\s+1 updated/)
     expect(updated.code).toBe(0)
     expect(run([], { CI: 'true', AMOUNT: '490' }).code).toBe(0)
-  })
+  }, 120_000)
 })

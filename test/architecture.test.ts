@@ -49,18 +49,21 @@ function layerOf(component: string): number | undefined {
   return LAYERS.get(component)
 }
 
-function sources(dir: string): string[] {
+/** The TypeScript files under `dir` but tests, and but test helpers (`test-*.ts`) unless `helpers`. */
+function sources(dir: string, helpers: boolean): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name)
-    if (e.isDirectory()) return sources(path)
-    return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') && !e.name.startsWith('test-') ? [path] : []
+    if (e.isDirectory()) return sources(path, helpers)
+    const wanted =
+      e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') && (helpers || !e.name.startsWith('test-'))
+    return wanted ? [path] : []
   })
 }
 
-/** Every relative import of the non-test code, as repository paths: [importer, imported]. */
-function imports(): Array<[string, string]> {
+/** Every relative import of the non-test code (and of test helpers, with `helpers`), as repository paths: [importer, imported]. */
+function imports(helpers = false): Array<[string, string]> {
   return ['src', ...VITEST_SIDE].flatMap((top) =>
-    sources(join(ROOT, top)).flatMap((file) => {
+    sources(join(ROOT, top), helpers).flatMap((file) => {
       const text = readFileSync(file, 'utf8')
       return [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g)].map(
         (m) =>
@@ -96,6 +99,14 @@ describe('docs/architecture.md holds for the code', () => {
       return lb < la ? [] : [`${from} (layer ${la}) -> ${to} (layer ${lb})`]
     })
     expect(offenders).toEqual([])
+  })
+
+  it("keeps each component's internal/ to itself: no other component's code or test helpers import it", () => {
+    const offenders = imports(true).filter(([from, to]) => {
+      const owner = componentOf(to)
+      return to.split('/').includes('internal') && owner !== undefined && owner !== componentOf(from)
+    })
+    expect(offenders.map(([from, to]) => `${from} -> ${to}`)).toEqual([])
   })
 
   it('names an owner file for each core concern, and each one exists', () => {

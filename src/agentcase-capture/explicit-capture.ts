@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { performance } from 'node:perf_hooks'
-import { currentPlatform, currentRuntime } from '../case/agentcase/internal/runtime-info.ts'
+import { currentPlatform, currentRuntime } from '../case/agentcase/runtime-info.ts'
 import { AGENTCASE_FORMAT_NAME, AGENTCASE_VERSION, type AgentCase } from '../case/agentcase/schema.ts'
 import { writeAgentCase } from '../case/agentcase/write-agent-case.ts'
 import type { JsonObject } from '../case/schema/json.ts'

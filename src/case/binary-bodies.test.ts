@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createRedactor } from '../redact/create-redactor.ts'
-import { SECRET_CORPUS } from '../redact/internal/test-corpus.ts'
+import { SECRET_CORPUS } from '../redact/test-corpus.ts'
 import { binaryOf, createBodyFile, prepareBodyFile, sha256Hex } from './binary-bodies.ts'
 
 const OPENAI_KEY = SECRET_CORPUS.find((e) => e.id === 'openai-project-key')!.secret

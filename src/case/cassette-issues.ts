@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import type { ValidationIssue } from '../errors.ts'
-import { toValidationIssues } from './internal/validation-issues.ts'
+import { toValidationIssues } from './validation-issues.ts'
 
 /**
  * Turns zod's issues on a cassette into crashlab's `ValidationIssue`s. An unknown key is named at its

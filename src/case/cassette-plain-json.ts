@@ -1,5 +1,5 @@
 import type { ValidationIssue } from '../errors.ts'
-import { jsonPath } from './internal/validation-issues.ts'
+import { jsonPath } from './validation-issues.ts'
 
 /** What `toPlainJson` returns: a detached, JSON-exact copy, or the reasons there is none. */
 export interface PlainJsonResult {

@@ -1,5 +1,5 @@
 import { CrashlabError } from '../errors.ts'
-import { canonicalStringify } from './internal/canonical-json.ts'
+import { canonicalStringify } from './canonical-json.ts'
 import type { Cassette } from './schema/cassette.ts'
 
 /**

@@ -22,7 +22,7 @@ export {
   type OracleEvaluation,
   outcomeOf,
 } from './oracles/evaluate-oracles.ts'
-export { clearOracles, registeredOracles } from './oracles/internal/oracle-registry.ts'
+export { clearOracles, registeredOracles } from './oracles/oracle-registry.ts'
 export { type RunOracleOptions, runOracle } from './oracles/run-oracle.ts'
 export type { Oracle, OracleFn, OracleResult, OracleReturn, OracleStatus } from './oracles/types.ts'
 export { type RunView, type ToolCall, type ToolCallsOptions, viewRun } from './run-view.ts'

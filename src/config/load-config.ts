@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs'
 import { basename, dirname, isAbsolute, resolve } from 'node:path'
 import { createJiti } from 'jiti'
-import { toValidationIssues } from '../case/internal/validation-issues.ts'
+import { toValidationIssues } from '../case/validation-issues.ts'
 import { CrashlabError, formatIssues } from '../errors.ts'
 import { findConfigFile } from './find-config.ts'
 import { type CrashlabConfig, CrashlabConfigSchema } from './schema.ts'

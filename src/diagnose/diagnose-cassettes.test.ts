@@ -13,7 +13,7 @@ import { loadCassette } from '../case/cassette-load.ts'
 import type { Run } from '../case/schema/run.ts'
 import { isCrashlabError } from '../errors.ts'
 import { type DiagnoseOptions, diagnose } from './diagnose.ts'
-import { diagnoserPrompt } from './internal/prompt.ts'
+import { diagnoserPrompt } from './prompt.ts'
 
 // The diagnoser's own call, replayed from the cassettes of test/fixtures/diagnoser (recorded against the
 // scripted provider by its record.ts): no model, no provider, nothing on the network. A strict replay

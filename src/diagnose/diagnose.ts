@@ -1,10 +1,10 @@
 import type { Diagnosis, Run } from '../case/schema/run.ts'
 import { CrashlabError } from '../errors.ts'
 import type { RunStore } from '../store/types.ts'
+import { callDiagnoserModel, resolveEndpoint } from './call-model.ts'
 import { heuristicDiagnosis } from './heuristic.ts'
-import { callDiagnoserModel, resolveEndpoint } from './internal/call-model.ts'
 import { parseAnswer } from './internal/parse-answer.ts'
-import { diagnoserPrompt } from './internal/prompt.ts'
+import { diagnoserPrompt } from './prompt.ts'
 import { verifyEvidence } from './verify-evidence.ts'
 
 /**

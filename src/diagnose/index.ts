@@ -4,6 +4,6 @@
  */
 export { type DiagnoseOptions, diagnose } from './diagnose.ts'
 export { heuristicDiagnosis } from './heuristic.ts'
-export { compactTrace, diagnoserPrompt } from './internal/prompt.ts'
+export { compactTrace, diagnoserPrompt } from './prompt.ts'
 export { stepText } from './step-text.ts'
 export { type EvidenceQuote, verifyEvidence } from './verify-evidence.ts'

@@ -1,5 +1,5 @@
-import { jsonPath } from '../case/internal/validation-issues.ts'
 import type { JsonValue } from '../case/schema/json.ts'
+import { jsonPath } from '../case/validation-issues.ts'
 import type { CompareOptions, CompareResult, Difference, DifferenceKind } from './difference.ts'
 import { advance, isIgnored, type PatternNode } from './internal/path-pattern.ts'
 import { type ResolvedOptions, resolveOptions } from './internal/resolve-options.ts'

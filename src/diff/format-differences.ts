@@ -1,5 +1,5 @@
-import { changeWindows } from '../case/internal/show-change.ts'
 import type { JsonValue } from '../case/schema/json.ts'
+import { changeWindows } from '../case/show-change.ts'
 import type { Difference } from './difference.ts'
 
 /**

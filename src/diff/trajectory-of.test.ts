@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { CRASHLAB_EXTENSION } from '../case/agentcase/internal/crashlab-extension.ts'
+import { CRASHLAB_EXTENSION } from '../case/agentcase/crashlab-extension.ts'
 import { buildSampleRun } from '../case/agentcase/internal/test-sample-run.ts'
 import type { AgentCase } from '../case/agentcase/schema.ts'
 import { toAgentCase } from '../case/agentcase/to-agent-case.ts'

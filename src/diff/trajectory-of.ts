@@ -1,4 +1,4 @@
-import { CRASHLAB_EXTENSION } from '../case/agentcase/internal/crashlab-extension.ts'
+import { CRASHLAB_EXTENSION } from '../case/agentcase/crashlab-extension.ts'
 import type { AgentCase, AgentCaseEventType, AgentCaseOutcome } from '../case/agentcase/schema.ts'
 import type { JsonValue } from '../case/schema/json.ts'
 

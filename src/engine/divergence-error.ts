@@ -1,6 +1,6 @@
 import { CrashlabError } from '../errors.ts'
 import { formatDifference, type RequestDifference } from './internal/request-diff.ts'
-import { RERECORD_COMMAND } from './internal/values.ts'
+import { RERECORD_COMMAND } from './values.ts'
 
 /**
  * What a divergence is about, for `DivergenceError`.

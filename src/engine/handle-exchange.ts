@@ -6,13 +6,13 @@ import { type HttpShape, httpKey } from './internal/http-key.ts'
 import { callDivergence, takeRecordedCall } from './internal/match-recorded.ts'
 import { type ExchangeRequest, toRequest } from './internal/plain-request.ts'
 import { type ReadRequest, readRequest, storedUrl } from './internal/read-request.ts'
-import { refusalResponse } from './internal/refusal-response.ts'
 import { requestKey } from './internal/request-key.ts'
-import { captureError, toStepError } from './internal/values.ts'
+import { refusalResponse } from './refusal-response.ts'
 import type { Session } from './session.ts'
 import { keptHeaders, recordResponse, type StreamEnd } from './streams/record-response.ts'
 import { networkError, replayNetworkError, replayResponse } from './streams/replay-response.ts'
 import type { ExchangeContext, RequestDecision } from './types.ts'
+import { captureError, toStepError } from './values.ts'
 
 /**
  * Sends a request to the real provider: the original fetch, or MSW's `fetch(bypass(req))`.

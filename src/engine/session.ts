@@ -4,8 +4,8 @@ import type { Run } from '../case/schema/run.ts'
 import type { Step } from '../case/schema/step.ts'
 import { CrashlabError } from '../errors.ts'
 import type { Redactor } from '../redact/types.ts'
-import { captureError, RERECORD_COMMAND, toJsonValue, toStepError } from './internal/values.ts'
 import type { MatchingOptions, SessionHooks, SessionMode } from './types.ts'
+import { captureError, RERECORD_COMMAND, toJsonValue, toStepError } from './values.ts'
 
 /**
  * A step before it joins the run: the Session numbers it.

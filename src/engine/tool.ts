@@ -1,4 +1,4 @@
-import { canonicalStringify } from '../case/internal/canonical-json.ts'
+import { canonicalStringify } from '../case/canonical-json.ts'
 import type { JsonValue } from '../case/schema/json.ts'
 import type { StepError, ToolStep } from '../case/schema/step.ts'
 import { CrashlabError } from '../errors.ts'
@@ -6,8 +6,8 @@ import { redactDocument } from '../redact/redact-document.ts'
 import { currentSession } from './context.ts'
 import { splitFrameworkContext } from './internal/framework-context.ts'
 import { takeRecordedTool, toolDivergence } from './internal/match-tool.ts'
-import { fromStepError, toJsonValue, toStepError } from './internal/values.ts'
 import type { Session } from './session.ts'
+import { fromStepError, toJsonValue, toStepError } from './values.ts'
 
 /**
  * How `tool()` records and replays a tool.

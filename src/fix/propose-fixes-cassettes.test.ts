@@ -11,7 +11,7 @@ import {
 import { loadCassette } from '../case/cassette-load.ts'
 import type { Run } from '../case/schema/run.ts'
 import { isCrashlabError } from '../errors.ts'
-import { fixerPrompt } from './internal/prompt.ts'
+import { fixerPrompt } from './prompt.ts'
 import { MAX_FIX_CHARS, type ProposeFixesOptions, proposeFixes } from './propose-fixes.ts'
 
 // The fixer's own call, replayed from the cassettes of test/fixtures/diagnoser (recorded against the

@@ -1,5 +1,5 @@
 import type { FixProposal, Run } from '../case/schema/run.ts'
-import { callDiagnoserModel, resolveEndpoint } from '../diagnose/internal/call-model.ts'
+import { callDiagnoserModel, resolveEndpoint } from '../diagnose/call-model.ts'
 import { CrashlabError } from '../errors.ts'
 import { checkTarget } from '../patches/check-target.ts'
 import { leaves } from '../patches/define-patch.ts'
@@ -8,7 +8,7 @@ import { isTestOnlyPatch } from '../patches/patch-kinds.ts'
 import type { Patch } from '../patches/patch-schema.ts'
 import type { RunStore } from '../store/types.ts'
 import { hardCodedData } from './hard-coded-data.ts'
-import { fixerPrompt } from './internal/prompt.ts'
+import { fixerPrompt } from './prompt.ts'
 
 /** The most fixes kept. @example fixes.slice(0, MAX_FIXES) */
 export const MAX_FIXES = 3

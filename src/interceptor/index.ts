@@ -5,7 +5,7 @@
  */
 export { crashlabHandlers, isCrashlabHandler } from './crashlab-handlers.ts'
 export { guardReplaySockets } from './guard-replay-sockets.ts'
-export { DEFAULT_HOSTS } from './internal/host-matcher.ts'
+export { DEFAULT_HOSTS } from './host-matcher.ts'
 export { REMOTE_ADDRESSES_ENV } from './internal/loopback.ts'
 export {
   type LedgerMark,
@@ -13,7 +13,7 @@ export {
   ledgerSince,
   type NetworkLedger,
   networkLedger,
-} from './internal/network-ledger.ts'
+} from './network-ledger.ts'
 export {
   type ReplayNetworkOptions,
   type ReplayRule,

@@ -1,13 +1,13 @@
 import { currentSession } from '../engine/context.ts'
-import { RERECORD_COMMAND } from '../engine/internal/values.ts'
 import type { Session } from '../engine/session.ts'
+import { RERECORD_COMMAND } from '../engine/values.ts'
 import { CrashlabError } from '../errors.ts'
 import type { ProviderAdapter } from '../providers/types.ts'
+import { type HostMatcher, hostMatcher } from './host-matcher.ts'
 import { hostEntry } from './internal/host-entry.ts'
-import { type HostMatcher, hostMatcher } from './internal/host-matcher.ts'
 import { isLoopbackHost } from './internal/loopback.ts'
 import { modelShaped, readModelShaped } from './internal/model-shaped.ts'
-import { networkLedger } from './internal/network-ledger.ts'
+import { networkLedger } from './network-ledger.ts'
 
 /**
  * What a replay may reach besides its cassette. The same options on the interceptor, the socket guard

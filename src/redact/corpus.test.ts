@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { canonicalStringify } from '../case/internal/canonical-json.ts'
+import { canonicalStringify } from '../case/canonical-json.ts'
 import { DEFAULT_PATTERNS } from './internal/default-patterns.ts'
-import { FALSE_POSITIVE_FIELDS, plantSecrets, SECRET_CORPUS } from './internal/test-corpus.ts'
 import { redactDocument } from './redact-document.ts'
 import { scanDocument } from './scan-document.ts'
 import { scanText } from './scan-text.ts'
+import { FALSE_POSITIVE_FIELDS, plantSecrets, SECRET_CORPUS } from './test-corpus.ts'
 
 /** The forms a secret takes in written JSON: as is, JSON-escaped once, and escaped twice (JSON in JSON). */
 function forms(s: string): string[] {

@@ -9,10 +9,10 @@ import { getAdapter } from '../providers/registry.ts'
 import { createRedactor } from './create-redactor.ts'
 import { FAILED_MARKER, redactWalk, type WalkState } from './internal/redact-walk.ts'
 import { compileRules } from './internal/rule-set.ts'
-import { SECRET_CORPUS } from './internal/test-corpus.ts'
 import { STREAM_BUILDERS, splitAround, type TestChunk } from './internal/test-streams.ts'
 import { redactDocument } from './redact-document.ts'
 import { scanDocument } from './scan-document.ts'
+import { SECRET_CORPUS } from './test-corpus.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'crashlab-stream-redaction-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

@@ -1,9 +1,9 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { canonicalStringify } from '../case/internal/canonical-json.ts'
-import { SECRET_CORPUS } from './internal/test-corpus.ts'
+import { canonicalStringify } from '../case/canonical-json.ts'
 import { redactDocument } from './redact-document.ts'
 import { scanDocument } from './scan-document.ts'
+import { SECRET_CORPUS } from './test-corpus.ts'
 
 /**
  * The scanner and the redactor share one matcher: whatever the scanner's rules (patterns, sensitive

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { canonicalStringify } from '../case/internal/canonical-json.ts'
+import { canonicalStringify } from '../case/canonical-json.ts'
 import {
   buildFailingRun,
   buildFixedRun,

@@ -1,4 +1,4 @@
-import { writeFileAtomic } from '../case/internal/atomic-write.ts'
+import { writeFileAtomic } from '../case/atomic-write.ts'
 import type { Run } from '../case/schema/run.ts'
 import { type HtmlReportOptions, renderHtmlReport } from './render-html-report.ts'
 

@@ -13,7 +13,6 @@ export {
   exportTest,
 } from './export-test.ts'
 export { EXPORTED_TAG } from './exported-tag.ts'
-export { networkFileOf, REPLAY_ENV } from './internal/replay-test.ts'
 export {
   noEntryPointError,
   type ReplayResult,
@@ -22,4 +21,5 @@ export {
   /** `replay(run)`: the CLI's `crashlab replay`, as a function (the same as `replayRun`). */
   replayRun as replay,
 } from './replay-run.ts'
+export { networkFileOf, REPLAY_ENV } from './replay-test.ts'
 export { type ReplayWithPatchOptions, replayWithPatch } from './replay-with-patch.ts'

@@ -1,15 +1,15 @@
 import type { Run } from '../case/schema/run.ts'
 import { applyOracles } from '../checks/oracles/apply-oracles.ts'
-import { registeredOracles } from '../checks/oracles/internal/oracle-registry.ts'
+import { registeredOracles } from '../checks/oracles/oracle-registry.ts'
 import type { RequestDecision, SessionHooks } from '../engine/types.ts'
 import { CrashlabError } from '../errors.ts'
 import { prepareAgentRun } from '../harness/prepare-agent-run.ts'
-import type { NetworkLedger } from '../interceptor/internal/network-ledger.ts'
+import type { NetworkLedger } from '../interceptor/network-ledger.ts'
 import { applyPatch } from '../patches/apply-patch.ts'
 import type { Patch } from '../patches/patch-schema.ts'
 import type { RunStore, StoredRunSummary } from '../store/types.ts'
-import { replayModule, storedChecks } from './internal/replay-module.ts'
-import { replayTest } from './internal/replay-test.ts'
+import { replayModule, storedChecks } from './replay-module.ts'
+import { replayTest } from './replay-test.ts'
 
 /**
  * Options of `replayRun`.

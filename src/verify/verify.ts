@@ -1,7 +1,7 @@
 import { providerFailure } from '../case/provider-failure.ts'
 import type { FixProposal, Run, Trial, TrialOutcome, Verification } from '../case/schema/run.ts'
 import { CrashlabError, isCrashlabError } from '../errors.ts'
-import { requestAt } from '../fix/internal/prompt.ts'
+import { requestAt } from '../fix/prompt.ts'
 import { type ForkOptions, type ForkResult, fork } from '../fork/fork.ts'
 import { parsePatch } from '../patches/parse-patch.ts'
 import type { Patch } from '../patches/patch-schema.ts'

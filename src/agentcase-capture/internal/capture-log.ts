@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { AgentCaseEvent, AgentCaseEventType } from '../../case/agentcase/schema.ts'
-import { jsonPath } from '../../case/internal/validation-issues.ts'
 import type { JsonObject, JsonValue } from '../../case/schema/json.ts'
+import { jsonPath } from '../../case/validation-issues.ts'
 import { CrashlabError } from '../../errors.ts'
 import { copyJson } from './copy-json.ts'
 

@@ -1,5 +1,5 @@
-import { jsonPath } from '../../case/internal/validation-issues.ts'
 import type { JsonValue } from '../../case/schema/json.ts'
+import { jsonPath } from '../../case/validation-issues.ts'
 
 /**
  * Capture copies what the application hands it into plain JSON at the moment of the call: the record

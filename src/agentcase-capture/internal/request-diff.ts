@@ -1,5 +1,5 @@
-import { jsonPath } from '../../case/internal/validation-issues.ts'
 import type { JsonObject } from '../../case/schema/json.ts'
+import { jsonPath } from '../../case/validation-issues.ts'
 import { compare } from '../../diff/compare.ts'
 import type { Difference, DiffMode } from '../../diff/difference.ts'
 import { formatDifferences } from '../../diff/format-differences.ts'

@@ -1,7 +1,7 @@
 import { CrashlabError } from '../../errors.ts'
 import { boundedSafeParse, TOO_MANY_ISSUES } from '../internal/bounded-safe-parse.ts'
 import { type Run, RunSchema } from '../schema/run.ts'
-import { CRASHLAB_EXTENSION, RootExtensionSchema } from './internal/crashlab-extension.ts'
+import { CRASHLAB_EXTENSION, RootExtensionSchema } from './crashlab-extension.ts'
 import { damaged, importCrashlabCase } from './internal/import-crashlab.ts'
 import { importForeignCase } from './internal/import-foreign.ts'
 import { zodIssuesToValidationIssues } from './internal/issue-paths.ts'

@@ -2,9 +2,10 @@
  * AgentCase 0.1 interop: read, validate and write the portable `.agentcase` artifact of the ReproAgent
  * reference, and convert between it and crashlab runs. See docs/agentcase.md.
  */
+
+export { CRASHLAB_EXTENSION } from './crashlab-extension.ts'
 export type { FromAgentCaseOptions } from './from-agent-case.ts'
 export { fromAgentCase } from './from-agent-case.ts'
-export { CRASHLAB_EXTENSION } from './internal/crashlab-extension.ts'
 export { loadAgentCase } from './load-agent-case.ts'
 export { isAgentCaseText, looksLikeAgentCase } from './looks-like-agent-case.ts'
 export type { ParseAgentCaseOptions } from './parse-agent-case.ts'

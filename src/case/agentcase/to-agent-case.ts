@@ -2,17 +2,13 @@ import { VERSION } from '../../version.ts'
 import type { JsonObject } from '../schema/json.ts'
 import type { EntryPoint, Run, RunLinks } from '../schema/run.ts'
 import type { LlmStep } from '../schema/step.ts'
-import {
-  CRASHLAB_EXTENSION,
-  CRASHLAB_EXTENSION_SCHEMA,
-  type RootExtension,
-} from './internal/crashlab-extension.ts'
+import { CRASHLAB_EXTENSION, CRASHLAB_EXTENSION_SCHEMA, type RootExtension } from './crashlab-extension.ts'
 import { deriveUuid } from './internal/derive-ids.ts'
 import { EventLog, isoAfter } from './internal/event-log.ts'
 import { toAgentCaseOutcome } from './internal/outcome-mapping.ts'
 import { mapRunRedaction } from './internal/redaction-mapping.ts'
-import { currentPlatform, currentRuntime } from './internal/runtime-info.ts'
 import { appendException, appendStepEvents, type StepContext } from './internal/step-events.ts'
+import { currentPlatform, currentRuntime } from './runtime-info.ts'
 import {
   AGENTCASE_FORMAT_NAME,
   AGENTCASE_VERSION,

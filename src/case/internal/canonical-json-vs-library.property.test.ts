@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import stableStringify from 'fast-json-stable-stringify'
 import { describe, expect, it } from 'vitest'
+import { canonicalStringify, compareCodePoints } from '../canonical-json.ts'
 import type { JsonValue } from '../schema/json.ts'
-import { canonicalStringify, compareCodePoints } from './canonical-json.ts'
 
 /**
  * What docs/cassette.md ("Canonical JSON and fast-json-stable-stringify") claims about crashlab's

@@ -27,7 +27,7 @@ if (mode === 'cassette') {
   write = (n) => void writeCassette(target, runs[n % 2]!)
 } else {
   const { readFileSync } = await import('node:fs')
-  const { writeFileAtomic } = await import('./atomic-write.ts')
+  const { writeFileAtomic } = await import('../atomic-write.ts')
   const texts = rest.map((file) => readFileSync(file, 'utf8'))
   write = (n) => writeFileAtomic(target, texts[n % 2]!)
 }

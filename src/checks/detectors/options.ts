@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { toValidationIssues } from '../../case/internal/validation-issues.ts'
+import { toValidationIssues } from '../../case/validation-issues.ts'
 import { CrashlabError, formatIssues } from '../../errors.ts'
 
 /**

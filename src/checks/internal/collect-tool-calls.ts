@@ -1,4 +1,4 @@
-import { canonicalStringify } from '../../case/internal/canonical-json.ts'
+import { canonicalStringify } from '../../case/canonical-json.ts'
 import type { JsonValue } from '../../case/schema/json.ts'
 import type { Message, ToolResultPart } from '../../case/schema/normalized.ts'
 import type { Run } from '../../case/schema/run.ts'

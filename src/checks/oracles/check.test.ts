@@ -3,7 +3,7 @@ import { isCrashlabError } from '../../errors.ts'
 import { buildAgentRun } from '../internal/test-agent-run.ts'
 import { check } from './check.ts'
 import { evaluateOracles } from './evaluate-oracles.ts'
-import { clearOracles, registeredOracles } from './internal/oracle-registry.ts'
+import { clearOracles, registeredOracles } from './oracle-registry.ts'
 import type { OracleFn } from './types.ts'
 
 afterEach(() => clearOracles())

@@ -1,5 +1,5 @@
 import { CrashlabError } from '../../errors.ts'
-import { addOracle, nextDefaultName } from './internal/oracle-registry.ts'
+import { addOracle, nextDefaultName } from './oracle-registry.ts'
 import type { OracleFn } from './types.ts'
 
 /**

@@ -4,7 +4,7 @@ import { buildAgentRun } from '../internal/test-agent-run.ts'
 import { applyOracles } from './apply-oracles.ts'
 import { check } from './check.ts'
 import { evaluateOracles, outcomeOf } from './evaluate-oracles.ts'
-import { clearOracles } from './internal/oracle-registry.ts'
+import { clearOracles } from './oracle-registry.ts'
 
 afterEach(() => clearOracles())
 

@@ -1,6 +1,6 @@
 import type { CheckResult, Outcome, Run } from '../../case/schema/run.ts'
 import { type RunView, viewRun } from '../run-view.ts'
-import { registeredOracles } from './internal/oracle-registry.ts'
+import { registeredOracles } from './oracle-registry.ts'
 import { runOracle } from './run-oracle.ts'
 import type { Oracle, OracleFn, OracleResult } from './types.ts'
 

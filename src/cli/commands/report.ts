@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { defineCommand } from 'citty'
-import { canonicalStringify } from '../../case/internal/canonical-json.ts'
+import { canonicalStringify } from '../../case/canonical-json.ts'
 import type { Run } from '../../case/schema/run.ts'
 import { renderTextReport, writeHtmlReport } from '../../report/index.ts'
 import type { RunStore, StoredRunSummary } from '../../store/index.ts'

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FixProposal, Run } from '../../case/schema/run.ts'
-import { requestAt } from '../../fix/internal/prompt.ts'
+import { requestAt } from '../../fix/prompt.ts'
 import { type ProposedFixes, type ProposeFixesOptions, proposeFixes } from '../../fix/propose-fixes.ts'
 import { parsePatch, serializePatch } from '../../patches/parse-patch.ts'
 import { openStore } from '../../store/index.ts'

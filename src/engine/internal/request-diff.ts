@@ -1,6 +1,6 @@
-import { showChange, WHOLE } from '../../case/internal/show-change.ts'
 import type { JsonValue } from '../../case/schema/json.ts'
 import type { NormalizedRequest } from '../../case/schema/normalized.ts'
+import { showChange, WHOLE } from '../../case/show-change.ts'
 
 /**
  * A small field-level diff of two requests, for divergence messages: which message, which part, which

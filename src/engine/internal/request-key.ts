@@ -1,8 +1,8 @@
 import type { NormalizedRequest } from '../../case/schema/normalized.ts'
 import { requestHash } from '../../providers/request-hash.ts'
+import { matchable } from '../matchable.ts'
 import type { Session } from '../session.ts'
-import { matchable } from './matchable.ts'
-import { captureError } from './values.ts'
+import { captureError } from '../values.ts'
 
 /** What a model call is hashed on besides its normalized request. */
 export interface KeyedCall {

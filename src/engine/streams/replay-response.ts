@@ -1,7 +1,7 @@
 import { binaryOf } from '../../case/binary-bodies.ts'
 import type { StepError, WireResponse } from '../../case/schema/step.ts'
 import { formatSse } from '../../providers/sse.ts'
-import { fromStepError } from '../internal/values.ts'
+import { fromStepError } from '../values.ts'
 import { NULL_BODY_STATUSES, withUrl } from './record-response.ts'
 
 export interface ReplayOptions {

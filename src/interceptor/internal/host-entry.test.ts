@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { recordRun } from '../../engine/internal/test-record-replay.ts'
 import { isCrashlabError } from '../../errors.ts'
+import { hostMatcher } from '../host-matcher.ts'
 import { startInterceptor } from '../start-interceptor.ts'
 import type { Interceptor } from '../types.ts'
 import { type CountingServer, startCountingServer } from './counting-server.ts'
 import { hostEntry } from './host-entry.ts'
-import { hostMatcher } from './host-matcher.ts'
 
 // Advice that names a host names one that works on the next run: a loopback server's port is picked at
 // each start, so the entry suggested for it is its host name, which `hosts` matches on any port.

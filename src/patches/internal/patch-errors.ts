@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { toValidationIssues } from '../../case/internal/validation-issues.ts'
+import { toValidationIssues } from '../../case/validation-issues.ts'
 import { CrashlabError, formatIssues, type ValidationIssue } from '../../errors.ts'
 
 /** Where a user reads what each patch kind takes. */

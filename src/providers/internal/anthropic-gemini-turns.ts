@@ -1,4 +1,4 @@
-import { canonicalStringify } from '../../case/internal/canonical-json.ts'
+import { canonicalStringify } from '../../case/canonical-json.ts'
 import type { JsonValue } from '../../case/schema/json.ts'
 import type { Message, Part } from '../../case/schema/normalized.ts'
 

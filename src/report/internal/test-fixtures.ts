@@ -2,7 +2,7 @@ import { createRun } from '../../case/create-run.ts'
 import type { Part, ToolCallPart } from '../../case/schema/normalized.ts'
 import type { ArmStats, Run } from '../../case/schema/run.ts'
 import type { LlmStep } from '../../case/schema/step.ts'
-import { SECRET_CORPUS } from '../../redact/internal/test-corpus.ts'
+import { SECRET_CORPUS } from '../../redact/test-corpus.ts'
 import type { ReportAttempt } from './fix-views.ts'
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { toValidationIssues } from '../../case/internal/validation-issues.ts'
 import { JsonSchema } from '../../case/schema/json.ts'
 import { FinishReasonSchema } from '../../case/schema/normalized.ts'
+import { toValidationIssues } from '../../case/validation-issues.ts'
 import { formatIssues } from '../../errors.ts'
 import type { Fault, ScriptedFaultTurn, ScriptedReply, ScriptedTurn } from '../types.ts'
 

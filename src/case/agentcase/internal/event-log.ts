@@ -1,6 +1,6 @@
 import type { JsonObject } from '../../schema/json.ts'
+import { CRASHLAB_EXTENSION, type EventExtension } from '../crashlab-extension.ts'
 import type { AgentCaseCaptureStatus, AgentCaseEvent, AgentCaseEventType } from '../schema.ts'
-import { CRASHLAB_EXTENSION, type EventExtension } from './crashlab-extension.ts'
 import { deriveUuid } from './derive-ids.ts'
 
 export interface NewEvent {

@@ -10,7 +10,6 @@ import type {
 } from '../../schema/normalized.ts'
 import type { Run } from '../../schema/run.ts'
 import type { HttpStep, LlmStep, Step, StepError, ToolStep } from '../../schema/step.ts'
-import type { AgentCase, AgentCaseEvent } from '../schema.ts'
 import {
   CRASHLAB_EXTENSION,
   type EventExtension,
@@ -19,7 +18,8 @@ import {
   type LlmStepExtension,
   type RootExtension,
   type ToolStepExtension,
-} from './crashlab-extension.ts'
+} from '../crashlab-extension.ts'
+import type { AgentCase, AgentCaseEvent } from '../schema.ts'
 import { dollarPath, zodIssuesToValidationIssues } from './issue-paths.ts'
 import { asObject, asString, errorFromException, usageFromPayload } from './payload-readers.ts'
 

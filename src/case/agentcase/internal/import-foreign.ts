@@ -1,4 +1,4 @@
-import { canonicalStringify } from '../../internal/canonical-json.ts'
+import { canonicalStringify } from '../../canonical-json.ts'
 import type { JsonObject, JsonValue } from '../../schema/json.ts'
 import { NormalizedRequestSchema, NormalizedResponseSchema } from '../../schema/normalized.ts'
 import type { RedactionInfo, Run } from '../../schema/run.ts'

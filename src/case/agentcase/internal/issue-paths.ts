@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import type { ValidationIssue } from '../../../errors.ts'
-import { jsonPath, toValidationIssues } from '../../internal/validation-issues.ts'
+import { jsonPath, toValidationIssues } from '../../validation-issues.ts'
 
 /** Renders path segments as `$.events[3].payload` (the shared notation of crashlab's errors). */
 export const dollarPath = jsonPath

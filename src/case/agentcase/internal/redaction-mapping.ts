@@ -1,6 +1,6 @@
 import type { RedactionInfo } from '../../schema/run.ts'
+import { CRASHLAB_EXTENSION } from '../crashlab-extension.ts'
 import type { AgentCaseEvent, AgentCaseRedaction, AgentCaseRedactionStatus } from '../schema.ts'
-import { CRASHLAB_EXTENSION } from './crashlab-extension.ts'
 
 /**
  * crashlab redacts a run before it is stored, and records each replacement as a JSON Pointer into the

@@ -2,7 +2,7 @@ import type { JsonObject, JsonValue } from '../../schema/json.ts'
 import type { Usage } from '../../schema/normalized.ts'
 import type { Run } from '../../schema/run.ts'
 import type { HttpStep, LlmStep, Step, StepError, ToolStep } from '../../schema/step.ts'
-import { CRASHLAB_EXTENSION as X } from './crashlab-extension.ts'
+import { CRASHLAB_EXTENSION as X } from '../crashlab-extension.ts'
 import { type EventLog, isoAfter } from './event-log.ts'
 
 /**

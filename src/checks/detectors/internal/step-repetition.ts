@@ -1,4 +1,4 @@
-import { canonicalStringify } from '../../../case/internal/canonical-json.ts'
+import { canonicalStringify } from '../../../case/canonical-json.ts'
 import type { NormalizedRequest, Part } from '../../../case/schema/normalized.ts'
 import type { Severity } from '../../../case/schema/step.ts'
 import type { Detector, StepContext } from './detector.ts'

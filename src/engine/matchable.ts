@@ -1,7 +1,7 @@
-import { canonicalStringify } from '../../case/internal/canonical-json.ts'
-import type { NormalizedRequest } from '../../case/schema/normalized.ts'
-import { redactDocument } from '../../redact/redact-document.ts'
-import type { Redactor } from '../../redact/types.ts'
+import { canonicalStringify } from '../case/canonical-json.ts'
+import type { NormalizedRequest } from '../case/schema/normalized.ts'
+import { redactDocument } from '../redact/redact-document.ts'
+import type { Redactor } from '../redact/types.ts'
 
 /**
  * A normalized request as it is matched at replay: redacted (a secret in a prompt never breaks

@@ -1,8 +1,8 @@
-import { runInSession } from '../../engine/context.ts'
-import { Session } from '../../engine/session.ts'
-import { sessionFetch } from '../../engine/session-fetch.ts'
-import { CrashlabError, type ErrorCode } from '../../errors.ts'
-import type { RunStore } from '../../store/types.ts'
+import { runInSession } from '../engine/context.ts'
+import { Session } from '../engine/session.ts'
+import { sessionFetch } from '../engine/session-fetch.ts'
+import { CrashlabError, type ErrorCode } from '../errors.ts'
+import type { RunStore } from '../store/types.ts'
 
 /**
  * Where a helper model (the diagnoser, the fixer) is called.

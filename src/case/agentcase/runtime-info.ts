@@ -1,5 +1,5 @@
 import { machine, release, type } from 'node:os'
-import type { AgentCasePlatform, AgentCaseRuntime } from '../schema.ts'
+import type { AgentCasePlatform, AgentCaseRuntime } from './schema.ts'
 
 /**
  * The `runtime` and `platform` objects of a case written by this process. The format names a Python

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import { CrashlabError } from '../../errors.ts'
+import { CrashlabError } from '../errors.ts'
 
 /**
  * Writes `data` to `path` so that a reader (or a crash) only ever sees the complete old file or the

@@ -1,4 +1,4 @@
-import type { CrashlabError } from '../../errors.ts'
+import type { CrashlabError } from '../errors.ts'
 
 /** The header that says which crashlab error a refusal response stands for. */
 export const REFUSAL_HEADER = 'x-crashlab-error'

@@ -7,7 +7,7 @@
  * that this file holds no string a secret scanner (GitHub push protection, gitleaks) would flag, and the
  * values look like real keys (varied characters, right lengths) rather than `AAAA…`.
  */
-import { base62, crc32 } from './validators.ts'
+import { base62, crc32 } from './internal/validators.ts'
 
 export interface CorpusEntry {
   /** A name for the format, unique in the corpus. */

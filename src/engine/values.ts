@@ -1,6 +1,6 @@
-import type { JsonValue } from '../../case/schema/json.ts'
-import type { StepError } from '../../case/schema/step.ts'
-import { CrashlabError } from '../../errors.ts'
+import type { JsonValue } from '../case/schema/json.ts'
+import type { StepError } from '../case/schema/step.ts'
+import { CrashlabError } from '../errors.ts'
 
 /** The command every replay error names: it records the cassette again against the live provider. */
 export const RERECORD_COMMAND = 'npx crashlab vitest --record'

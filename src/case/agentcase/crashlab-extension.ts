@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { InstantSchema } from '../../schema/json.ts'
+import { InstantSchema } from '../schema/json.ts'
 import {
   CheckResultSchema,
   DiagnosisSchema,
@@ -11,14 +11,14 @@ import {
   RunLinksSchema,
   RunStatusSchema,
   UsageTotalsSchema,
-} from '../../schema/run.ts'
+} from '../schema/run.ts'
 import {
   CostSchema,
   FindingSchema,
   TimingSchema,
   WireRequestSchema,
   WireResponseSchema,
-} from '../../schema/step.ts'
+} from '../schema/step.ts'
 
 /**
  * What a crashlab export keeps under `extensions["dev.crashlab"]`: everything of the run that AgentCase

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
-import type { ValidationIssue } from '../../errors.ts'
-import { clipText } from './clip-text.ts'
+import type { ValidationIssue } from '../errors.ts'
+import { clipText } from './internal/clip-text.ts'
 
 /**
  * Paths in the notation of the AgentCase layered diff: `$`, `.key` (or `['key']` when the key is not an

@@ -1,4 +1,4 @@
-import type { JsonValue } from '../schema/json.ts'
+import type { JsonValue } from './schema/json.ts'
 
 /**
  * Two long values side by side, as people need to see them in a failure message: a window around the

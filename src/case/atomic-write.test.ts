@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { CrashlabError } from '../../errors.ts'
+import { CrashlabError } from '../errors.ts'
 import { writeFileAtomic } from './atomic-write.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'crashlab-atomic-'))

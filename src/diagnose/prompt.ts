@@ -1,6 +1,6 @@
-import type { Run } from '../../case/schema/run.ts'
-import { FailureLabelSchema } from '../../case/schema/run.ts'
-import { stepText } from '../step-text.ts'
+import type { Run } from '../case/schema/run.ts'
+import { FailureLabelSchema } from '../case/schema/run.ts'
+import { stepText } from './step-text.ts'
 
 const STEP_CHARS = 1200
 const TRACE_CHARS = 60_000

@@ -1,7 +1,7 @@
-import type { NormalizedRequest } from '../../case/schema/normalized.ts'
-import type { Diagnosis, Run } from '../../case/schema/run.ts'
-import { compactTrace } from '../../diagnose/internal/prompt.ts'
-import { PATCH_KINDS } from '../../patches/patch-kinds.ts'
+import type { NormalizedRequest } from '../case/schema/normalized.ts'
+import type { Diagnosis, Run } from '../case/schema/run.ts'
+import { compactTrace } from '../diagnose/prompt.ts'
+import { PATCH_KINDS } from '../patches/patch-kinds.ts'
 
 /** One example of each kind a fix may use (never the test-only `tool_result`). */
 const EXAMPLES: Record<string, unknown> = {

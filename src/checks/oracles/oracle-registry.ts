@@ -1,5 +1,5 @@
-import { CrashlabError } from '../../../errors.ts'
-import type { Oracle } from '../types.ts'
+import { CrashlabError } from '../../errors.ts'
+import type { Oracle } from './types.ts'
 
 /**
  * The process-wide table of registered oracles, by agent name. It lives on `globalThis` under a registered

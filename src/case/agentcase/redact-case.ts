@@ -1,7 +1,7 @@
-import type { Redactor } from '../../../redact/index.ts'
-import { redactDocument } from '../../../redact/index.ts'
-import type { JsonObject } from '../../schema/json.ts'
-import type { AgentCase, AgentCaseRedactionRecord, AgentCaseRedactionStatus } from '../schema.ts'
+import type { Redactor } from '../../redact/index.ts'
+import { redactDocument } from '../../redact/index.ts'
+import type { JsonObject } from '../schema/json.ts'
+import type { AgentCase, AgentCaseRedactionRecord, AgentCaseRedactionStatus } from './schema.ts'
 
 /**
  * The redaction pass of `writeAgentCase`. Only free JSON is redacted (payloads, extensions, user
