@@ -16,7 +16,7 @@ import {
   type TestState,
 } from '../fixtures/index.ts'
 import { fileCassetteStore } from '../src/cassette-store/index.ts'
-import { markFailed, replayFailureOf } from '../src/harness/index.ts'
+import { markFailed, prepareAgentRun, replayFailureOf } from '../src/harness/index.ts'
 import {
   DEFAULT_HOSTS,
   FORK_ENV,
@@ -26,12 +26,10 @@ import {
   ledgerSince,
   loadCassette,
   loadConfig,
-  mergeConfig,
   networkFileOf,
   openStore,
   parsePatch,
   type Run,
-  RuntimeChecks,
   runInSession,
   Session,
   sessionTag,
@@ -93,14 +91,13 @@ if (config.intercept) {
 // The project config file (checks, prices, redaction rules), read here the same way the CLI and
 // production capture read it; the plugin's own options are nearer, so they win.
 const fileConfig = config.configPath ? (await loadConfig({ file: config.configPath })).config : {}
-const checksConfig = mergeConfig(fileConfig, { checks: config.checks, prices: config.prices })
 const { redactor, matching } = await loadSessionOptions(config, fileConfig.redaction)
 // Where this worker's cassettes live (the plugin's `cassetteDir`): the one owner of cassette paths and files.
 const store = fileCassetteStore({ cassetteDir: config.cassetteDir, redactor })
 
 // Vitest reads which fixtures a hook wants from its destructured parameter: `{ task }` asks for none.
 aroundEach(async (runTest, { task }) => {
-  const state = openTest(task, config.mode)
+  const state = await openTest(task, config.mode)
   setTestState(task, state)
   try {
     await runInSession(state.session, runTest)
@@ -109,10 +106,17 @@ aroundEach(async (runTest, { task }) => {
   }
 })
 
-function openTest(task: Task, mode: RecordMode): TestState {
+async function openTest(task: Task, mode: RecordMode): Promise<TestState> {
   const name = task.fullTestName ?? task.name
   const cassettePath = store.cassettePath(task.file.filepath, name)
-  const checks = new RuntimeChecks({ checks: checksConfig.checks, prices: checksConfig.prices })
+  // The agent-run harness's first steps (src/harness): the config file's checks and prices under the
+  // plugin's options, as runtime checks of this test's own.
+  const { checks } = await prepareAgentRun({
+    loadedConfig: fileConfig,
+    checks: config.checks,
+    prices: config.prices,
+    redactor,
+  })
   // The record-mode decision (src/record-modes): `off` and live() tests run live, the test that
   // `crashlab replay`/`crashlab fork` targets replays the given run, the others follow their mode.
   let replayed: ReturnType<typeof replayOverride>
@@ -128,7 +132,7 @@ function openTest(task: Task, mode: RecordMode): TestState {
       exists: store.exists(cassettePath),
       load: () => store.readCassette(cassettePath).run,
     },
-    common: { label: name, redactor, matching, hooks: checks.hooks },
+    common: { label: name, redactor, matching, hooks: checks?.hooks },
   })
   const state: TestState = {
     mode,
