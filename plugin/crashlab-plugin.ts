@@ -262,8 +262,8 @@ async function addSessionProjects(
   })
   const dir = mkdtempSync(join(tmpdir(), 'crashlab-tasks-'))
   vitest.onClose(() => rmSync(dir, { recursive: true, force: true }))
-  writeTaskFiles(dir, 'diagnose', 'session-tasks', 'defineDiagnoseTasks', options.slots)
-  writeTaskFiles(dir, 'verify', 'session-tasks', 'defineSessionVerifyTasks', options.slots)
+  writeTaskFiles(dir, 'diagnose', 'defineDiagnoseTasks', options.slots)
+  writeTaskFiles(dir, 'verify', 'defineSessionVerifyTasks', options.slots)
   const provide = {
     crashlabTasks: {
       storeDir,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { spawnVitest, vitestBin } from './run-verify-tasks.ts'
 import type { ProvidedTasksConfig } from './select-runs.ts'
-import { TASK_FILE_SUFFIX, tasksModuleUrl, writeTaskFiles } from './task-files.ts'
+import { TASK_FILE_SUFFIX, tasksEntryUrl, writeTaskFiles } from './task-files.ts'
 
 /**
  * Options of `runSessionTasks`.
@@ -43,9 +43,9 @@ export async function runSessionTasks(
   const tmp = mkdtempSync(join(tmpdir(), 'crashlab-tasks-'))
   try {
     const storeDir = resolve(options.storeDir)
-    writeTaskFiles(tmp, 'diagnose', 'session-tasks', 'defineDiagnoseTasks', options.slots)
+    writeTaskFiles(tmp, 'diagnose', 'defineDiagnoseTasks', options.slots)
     if (options.verify !== false) {
-      writeTaskFiles(tmp, 'verify', 'session-tasks', 'defineSessionVerifyTasks', options.slots)
+      writeTaskFiles(tmp, 'verify', 'defineSessionVerifyTasks', options.slots)
     }
     const provide: { crashlabTasks: ProvidedTasksConfig } = {
       crashlabTasks: {
@@ -64,7 +64,7 @@ export async function runSessionTasks(
     writeFileSync(
       configPath,
       '// Written by crashlab diagnose --vitest.\n' +
-        `import { CrashlabVerifyReporter } from ${JSON.stringify(tasksModuleUrl('verify-reporter'))}\n` +
+        `import { CrashlabVerifyReporter } from ${JSON.stringify(tasksEntryUrl())}\n` +
         'export default {\n' +
         `  root: ${JSON.stringify(resolve(options.cwd))},\n` +
         '  test: {\n' +

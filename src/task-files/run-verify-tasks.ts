@@ -6,7 +6,7 @@ import type { Verification } from '../case/schema/run.ts'
 import { CrashlabError } from '../errors.ts'
 import { findVitestBin } from '../rerun/find-vitest-bin.ts'
 import type { VerifyPlan } from '../verify/verify.ts'
-import { TASK_FILE_SUFFIX, tasksModuleUrl, writeTaskFiles } from './task-files.ts'
+import { TASK_FILE_SUFFIX, tasksEntryUrl, writeTaskFiles } from './task-files.ts'
 import { VERIFY_PLAN_ENV, type VerifyPlanFile } from './verify-plan-file.ts'
 
 /** Task files a verification is spread over unless told: a fixed number, so every shard sees the same files. @example DEFAULT_SLOTS === 8 */
@@ -87,13 +87,13 @@ export async function runVerifyTasks(
       const planPath = join(tmp, 'plan.json')
       writeFileSync(planPath, JSON.stringify(file))
       env[VERIFY_PLAN_ENV] = planPath
-      writeTaskFiles(tmp, 'verify', 'define-verify-tasks', 'defineVerifyTasks', slots)
+      writeTaskFiles(tmp, 'verify', 'defineVerifyTasks', slots)
     }
     const configPath = join(tmp, 'vitest.crashlab-verify.config.mjs')
     writeFileSync(
       configPath,
       `// Written by crashlab verify --vitest.\n` +
-        `import { CrashlabVerifyReporter } from ${JSON.stringify(tasksModuleUrl('verify-reporter'))}\n` +
+        `import { CrashlabVerifyReporter } from ${JSON.stringify(tasksEntryUrl())}\n` +
         'export default {\n' +
         `  root: ${JSON.stringify(resolve(options.cwd))},\n` +
         '  test: {\n' +

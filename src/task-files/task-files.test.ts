@@ -1,5 +1,32 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { slotOf } from './task-files.ts'
+import { slotOf, writeTaskFiles } from './task-files.ts'
+
+describe('writeTaskFiles', () => {
+  it("imports the package's public tasks entry (its exports' ./tasks), never a module path of the Vitest side", () => {
+    const root = join(import.meta.dirname, '..', '..')
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      exports: Record<string, { default: string }>
+    }
+    const entry = pathToFileURL(join(root, pkg.exports['./tasks']!.default)).href
+    const dir = mkdtempSync(join(tmpdir(), 'crashlab-task-files-'))
+    try {
+      const files = writeTaskFiles(dir, 'verify', 'defineVerifyTasks', 2)
+      expect(files.map((f) => f.slice(dir.length + 1))).toEqual([
+        'verify-01.crashlab-task.mjs',
+        'verify-02.crashlab-task.mjs',
+      ])
+      const text = readFileSync(files[1]!, 'utf8')
+      expect(text).toContain(`import { defineVerifyTasks } from ${JSON.stringify(entry)}`)
+      expect(text).toContain('await defineVerifyTasks(1)')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
 
 describe('slotOf', () => {
   it('deals every trial to exactly one file, every file busy, and each file gets both arms of an interleaved plan', () => {

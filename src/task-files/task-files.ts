@@ -1,34 +1,32 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 
 /** How the task files crashlab writes are named: Vitest projects include `*` + this. @example TASK_FILE_SUFFIX === '.crashlab-task.mjs' */
 export const TASK_FILE_SUFFIX = '.crashlab-task.mjs'
 
 /**
- * The URL of one of the Vitest-side task modules (plugin/tasks), as the running copy of crashlab has it
- * (`.ts` from the sources, `.js` from the package), for the task files and configs to import: the core
- * never imports Vitest, it only names the modules that do.
+ * The URL of the package's Vitest tasks entry (`crashlab/tasks`), resolved the way Node resolves the
+ * package's own exports, for the task files and configs to import: the core never imports Vitest, and it
+ * does not know where the Vitest side's modules sit; it names the public entry that has them.
+ *
+ * @example
+ * tasksEntryUrl() // 'file:///repo/node_modules/crashlab/dist/plugin/tasks/index.js'
  */
-export function tasksModuleUrl(name: string): string {
-  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js'
-  return new URL(`../../plugin/tasks/${name}${ext}`, import.meta.url).href
+export function tasksEntryUrl(): string {
+  return pathToFileURL(createRequire(import.meta.url).resolve('crashlab/tasks')).href
 }
 
 /**
  * Writes `slots` task files named `<kind>-01.crashlab-task.mjs`, … into `dir`, each calling `fn(slot)`
- * of the task module `module` (plugin/tasks); returns their paths. The files are the same on every machine
+ * of the Vitest tasks entry (`crashlab/tasks`); returns their paths. The files are the same on every machine
  * for the same `slots`, which is what `--shard` needs.
  *
  * @example
- * writeTaskFiles('/tmp/x', 'diagnose', 'session-tasks', 'defineDiagnoseTasks', 4)
+ * writeTaskFiles('/tmp/x', 'diagnose', 'defineDiagnoseTasks', 4)
  */
-export function writeTaskFiles(
-  dir: string,
-  kind: string,
-  module: string,
-  fn: string,
-  slots: number,
-): string[] {
+export function writeTaskFiles(dir: string, kind: string, fn: string, slots: number): string[] {
   mkdirSync(dir, { recursive: true })
   const files: string[] = []
   for (let slot = 0; slot < slots; slot++) {
@@ -36,7 +34,7 @@ export function writeTaskFiles(
     writeFileSync(
       file,
       `// Written by crashlab: ${kind} tasks, share ${slot + 1} of ${slots}.\n` +
-        `import { ${fn} } from ${JSON.stringify(tasksModuleUrl(module))}\n` +
+        `import { ${fn} } from ${JSON.stringify(tasksEntryUrl())}\n` +
         `await ${fn}(${slot})\n`,
     )
     files.push(file)
