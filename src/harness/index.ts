@@ -4,7 +4,6 @@
  * callback (`runAgent`) and for a run that starts and ends apart (`startAgentRun`). `record`,
  * `startCapture`, `fork`, `replayRun` and the Vitest fixtures use it; it needs no Vitest.
  */
-export { layerHooks } from './layer-hooks.ts'
 export { markFailed, replayFailureOf } from './mark-failed.ts'
 export { prepareAgentRun } from './prepare-agent-run.ts'
 export { runAgent } from './run-agent.ts'

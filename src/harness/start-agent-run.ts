@@ -2,10 +2,10 @@ import type { Run } from '../case/schema/run.ts'
 import { applyOracles } from '../checks/oracles/apply-oracles.ts'
 import type { OracleResult } from '../checks/oracles/types.ts'
 import { isCircuitOpen } from '../checks/runtime/circuit-breaker.ts'
+import { composeHooks } from '../checks/runtime/compose-hooks.ts'
 import { runInSession } from '../engine/context.ts'
 import { Session } from '../engine/session.ts'
 import { toJsonValue } from '../engine/values.ts'
-import { layerHooks } from './layer-hooks.ts'
 import { markFailed } from './mark-failed.ts'
 import { prepareAgentRun } from './prepare-agent-run.ts'
 import type { AgentRunJournal, AgentRunPlan, EndedAgentRun, PreparedAgentRun } from './types.ts'
@@ -109,7 +109,7 @@ function openSession<I>(
           input: plan.input === undefined ? undefined : toJsonValue(plan.input),
           redactor: prepared.redactor,
           // The journal first: a step is kept before any other hook (the circuit breaker) acts on it.
-          hooks: layerHooks(journal?.hooks, ...(plan.hooks ?? []), prepared.checks?.hooks),
+          hooks: composeHooks(journal?.hooks, ...(plan.hooks ?? []), prepared.checks?.hooks),
         })
   // An open Session was opened before the run knew its agent: name it now.
   if (open && plan.name !== undefined) session.run.name = plan.name

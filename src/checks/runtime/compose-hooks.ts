@@ -2,7 +2,8 @@ import type { SessionHooks } from '../../engine/types.ts'
 
 /**
  * Joins several hook sets into one, in order: each `onStep` and `onResponse` runs; `onRequest` runs until
- * one decides (rewrite, respond or block), and a rewrite is what the next `onRequest` sees.
+ * one decides (respond or block), and a rewrite is what the next `onRequest` sees. A rewrite's `baseUrl`
+ * (a fork sending the call to another origin) is kept in the joined decision.
  *
  * @example
  * new Session({ mode: 'record', hooks: composeHooks(userHooks, checks.hooks) })
@@ -18,18 +19,20 @@ export function composeHooks(...sets: ReadonlyArray<SessionHooks | undefined>): 
   if (onRequest.length > 0) {
     out.onRequest = async (ctx) => {
       let current = ctx
+      let baseUrl: string | undefined
       for (const hook of onRequest) {
         const decision = await hook(current)
         if (decision === undefined) continue
         if ('rewrite' in decision) {
           current = { ...current, normalized: decision.rewrite }
+          baseUrl = decision.baseUrl ?? baseUrl
           continue
         }
         return decision
       }
-      return current === ctx
-        ? undefined
-        : { rewrite: current.normalized as NonNullable<typeof ctx.normalized> }
+      if (current === ctx) return undefined
+      const rewrite = current.normalized as NonNullable<typeof ctx.normalized>
+      return baseUrl === undefined ? { rewrite } : { rewrite, baseUrl }
     }
   }
   if (onResponse.length > 0) {

@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest'
-import type { NormalizedRequest } from '../case/schema/normalized.ts'
-import type { ExchangeContext, SessionHooks } from '../engine/types.ts'
-import { layerHooks } from './layer-hooks.ts'
+import type { NormalizedRequest } from '../../case/schema/normalized.ts'
+import type { ExchangeContext, SessionHooks } from '../../engine/types.ts'
+import { composeHooks } from './compose-hooks.ts'
 
 const request = { model: 'gpt-5-mini' } as unknown as NormalizedRequest
 const ctx = { kind: 'llm', normalized: request } as unknown as ExchangeContext
 
-describe('layerHooks', () => {
-  it('keeps a lone onRequest whole (its baseUrl too) and joins the onStep hooks in order', async () => {
+describe('composeHooks', () => {
+  it("keeps a rewrite's baseUrl when sets are joined, and runs the onStep hooks in order", async () => {
     const seen: string[] = []
     const fork: SessionHooks = { onRequest: () => ({ rewrite: request, baseUrl: 'http://127.0.0.1:1' }) }
     const a: SessionHooks = { onStep: () => seen.push('a') }
     const b: SessionHooks = { onStep: () => seen.push('b') }
-    const hooks = layerHooks(a, fork, undefined, b)
+    const hooks = composeHooks(a, fork, undefined, b)
     expect(await hooks.onRequest?.(ctx)).toEqual({ rewrite: request, baseUrl: 'http://127.0.0.1:1' })
     hooks.onStep?.({} as never, {} as never)
     expect(seen).toEqual(['a', 'b'])
@@ -29,13 +29,24 @@ describe('layerHooks', () => {
         return undefined
       },
     }
-    await layerHooks(first, second).onRequest?.(ctx)
+    await composeHooks(first, second).onRequest?.(ctx)
     expect(models).toEqual(['first'])
+  })
+
+  it('keeps the baseUrl of an earlier rewrite when a later onRequest rewrites again', async () => {
+    const fork: SessionHooks = { onRequest: () => ({ rewrite: request, baseUrl: 'http://127.0.0.1:1' }) }
+    const later: SessionHooks = {
+      onRequest: (c) => ({ rewrite: { ...c.normalized, model: 'later' } as NormalizedRequest }),
+    }
+    expect(await composeHooks(fork, later).onRequest?.(ctx)).toEqual({
+      rewrite: { ...request, model: 'later' },
+      baseUrl: 'http://127.0.0.1:1',
+    })
   })
 
   it('returns a lone set as it is, so its methods keep their `this`', () => {
     const set: SessionHooks = { onStep() {} }
-    expect(layerHooks(undefined, set)).toBe(set)
-    expect(layerHooks()).toEqual({})
+    expect(composeHooks(undefined, set)).toBe(set)
+    expect(composeHooks()).toEqual({})
   })
 })
