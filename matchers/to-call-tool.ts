@@ -1,5 +1,5 @@
 import type { MatcherState, SyncMatcherResult } from 'vitest'
-import { CrashlabError, type ToolCall } from '../src/index.ts'
+import { CrashlabError, type ToolCall } from '../src/internal.ts'
 import { asRunView, plural } from './internal/as-run-view.ts'
 
 /**

@@ -1,5 +1,5 @@
 import type { MatcherState, SyncMatcherResult } from 'vitest'
-import { CrashlabError, formatUsd, type LlmStep } from '../src/index.ts'
+import { CrashlabError, formatUsd, type LlmStep } from '../src/internal.ts'
 import { asRunView } from './internal/as-run-view.ts'
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { viewRun } from '../src/index.ts'
+import { viewRun } from '../src/internal.ts'
 import './index.ts'
 import { refundRun } from './internal/test-runs.ts'
 

@@ -1,5 +1,5 @@
 import type { MatcherState, SyncMatcherResult } from 'vitest'
-import { CrashlabError, type Run, type RunView } from '../src/index.ts'
+import { CrashlabError, type Run, type RunView } from '../src/internal.ts'
 import { asRunView } from './internal/as-run-view.ts'
 
 /**

@@ -1,5 +1,5 @@
 import type { MatcherState, SyncMatcherResult } from 'vitest'
-import { CrashlabError, type Finding, type Severity, SeveritySchema } from '../src/index.ts'
+import { CrashlabError, type Finding, type Severity, SeveritySchema } from '../src/internal.ts'
 import { asRunView, plural } from './internal/as-run-view.ts'
 
 /**

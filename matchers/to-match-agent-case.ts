@@ -1,8 +1,8 @@
 import { relative, resolve } from 'node:path'
 import type { MatcherState, SyncMatcherResult } from 'vitest'
-import type { CassetteStore } from '../src/cassette-store/index.ts'
 import {
   type AgentCase,
+  type CassetteStore,
   type CompareResult,
   CrashlabError,
   compare,
@@ -10,7 +10,7 @@ import {
   formatDifferences,
   toAgentCase,
   trajectoryOf,
-} from '../src/index.ts'
+} from '../src/internal.ts'
 import { asRunView, plural } from './internal/as-run-view.ts'
 import { asWritten, countBaseline, updatePolicy } from './internal/baseline-store.ts'
 import { type BaselineTest, baselineTestOf } from './internal/baseline-test.ts'

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { type Run, viewRun } from '../src/index.ts'
+import { type Run, viewRun } from '../src/internal.ts'
 import './index.ts'
 import { refundRun } from './internal/test-runs.ts'
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { CrashlabError, DivergenceError, type Run, viewRun } from '../src/index.ts'
+import { CrashlabError, DivergenceError, type Run, viewRun } from '../src/internal.ts'
 import './index.ts'
 import { refundRun } from './internal/test-runs.ts'
 

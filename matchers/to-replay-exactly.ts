@@ -8,7 +8,7 @@ import {
   type Run,
   type Step,
   viewRun,
-} from '../src/index.ts'
+} from '../src/internal.ts'
 import { asRunView, plural } from './internal/as-run-view.ts'
 
 /**

@@ -12,13 +12,13 @@ import {
   EXPORTED_TAG,
   loadConfig,
   type PriceOverride,
+  resolveMode,
   resolveStoreDir,
   sessionTag,
   TASK_FILE_SUFFIX,
   validateConfig,
   writeTaskFiles,
-} from '../src/index.ts'
-import { resolveMode } from '../src/record-modes/index.ts'
+} from '../src/internal.ts'
 import type { SessionIndexOptions } from './internal/session-index.ts'
 import type { ProvidedCrashlabConfig } from './provided-config.ts'
 import { CrashlabReporter } from './reporter.ts'

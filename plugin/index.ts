@@ -36,7 +36,24 @@ export {
   replayerOf,
   test,
 } from '../fixtures/index.ts'
-export * from '../matchers/index.ts'
+export {
+  type AgentCaseMatchMode,
+  type CrashlabMatchers,
+  crashlabMatchers,
+  type FinishWithinBudget,
+  type HaveFindingOptions,
+  MACHINE_PATHS,
+  type MatchAgentCaseOptions,
+  type PassChecksOptions,
+  type ReplayExactlyOptions,
+  toCallTool,
+  toCostLessThan,
+  toFinishWithin,
+  toHaveFinding,
+  toMatchAgentCase,
+  toPassChecks,
+  toReplayExactly,
+} from '../matchers/index.ts'
 export { cassettePathFor, sanitizeTestName } from './cassette-path.ts'
 export { type CrashlabPluginOptions, crashlab } from './crashlab-plugin.ts'
 export type { ProvidedCrashlabConfig } from './provided-config.ts'

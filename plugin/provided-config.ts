@@ -1,5 +1,5 @@
 import type { RecordMode } from '../fixtures/index.ts'
-import type { ChecksOptions, PriceOverride } from '../src/index.ts'
+import type { ChecksOptions, PriceOverride } from '../src/internal.ts'
 import type { ProvidedSessionOptions } from './session-options.ts'
 
 /**

@@ -9,7 +9,7 @@ import {
   type RedactionHook,
   type Redactor,
   type RequestNormalizer,
-} from '../src/index.ts'
+} from '../src/internal.ts'
 
 /**
  * The plugin's `redaction` option: data only, since `project.provide()` serializes what it hands to the

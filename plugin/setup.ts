@@ -15,34 +15,34 @@ import {
   setTestState,
   type TestState,
 } from '../fixtures/index.ts'
-import { fileCassetteStore } from '../src/cassette-store/index.ts'
-import { markFailed, prepareAgentRun, replayFailureOf } from '../src/harness/index.ts'
 import {
+  actionAfterRun,
   DEFAULT_HOSTS,
   FORK_ENV,
+  fileCassetteStore,
   forkRequestHook,
   guardReplaySockets,
   ledgerMark,
   ledgerSince,
   loadCassette,
   loadConfig,
+  markFailed,
   networkFileOf,
   openStore,
   parsePatch,
+  planTest,
+  prepareAgentRun,
+  type RecordMode,
   type Run,
+  replayFailureOf,
   runInSession,
   Session,
   sessionTag,
-  startInterceptor,
-  writeCassette,
-} from '../src/index.ts'
-import {
-  actionAfterRun,
-  planTest,
-  type RecordMode,
   shouldWriteCassette,
+  startInterceptor,
   type TestOverride,
-} from '../src/record-modes/index.ts'
+  writeCassette,
+} from '../src/internal.ts'
 // Registers the crashlab matchers (toPassChecks, toMatchAgentCase, ...) in every worker.
 import '../matchers/index.ts'
 import type { ProvidedCrashlabConfig } from './provided-config.ts'

@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest'
 const ROOT = join(import.meta.dirname, '..')
 const DOC = readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8')
 const VITEST_SIDE = ['fixtures', 'matchers', 'plugin']
+/** The core's two entries: the public one (`crashlab`) and the Vitest side's undocumented superset. */
+const ENTRIES = ['index.ts', 'internal.ts']
 
 /** The rows of the markdown table that follows `heading`, as arrays of cells. */
 function tableAfter(heading: string): string[][] {
@@ -36,7 +38,7 @@ const LAYERS = new Map<string, number>(
 function componentOf(path: string): string | undefined {
   const parts = path.split('/')
   if (parts[0] === 'src') {
-    if (parts.length === 2) return parts[1] === 'index.ts' ? 'entry' : 'root'
+    if (parts.length === 2) return ENTRIES.includes(parts[1] as string) ? 'entry' : 'root'
     return parts[1]
   }
   return VITEST_SIDE.includes(parts[0] as string) ? parts[0] : undefined
@@ -125,6 +127,111 @@ describe('docs/architecture.md holds for the code', () => {
     const missing = [...owners]
       .map(([concern, file]) => [concern, (file ?? '').replaceAll('`', '')] as const)
       .filter(([, file]) => !existsSync(join(ROOT, file)))
+    expect(missing).toEqual([])
+  })
+})
+
+/** The names an entry lists in its `export { … }` statements, split into values and types. */
+function listedNames(file: string): { values: string[]; types: string[] } {
+  const text = readFileSync(join(ROOT, file), 'utf8')
+  const values: string[] = []
+  const types: string[] = []
+  for (const m of text.matchAll(/export\s+(type\s+)?\{([^}]*)\}/g)) {
+    for (const raw of (m[2] as string).split(',')) {
+      const item = raw.trim()
+      if (item === '') continue
+      const isType = m[1] !== undefined || item.startsWith('type ')
+      const name = item
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)
+        .at(-1) as string
+      ;(isType ? types : values).push(name)
+    }
+  }
+  for (const m of text.matchAll(/export\s+(const|function|class|interface|type)\s+([A-Za-z_$][\w$]*)/g)) {
+    ;(m[1] === 'interface' || m[1] === 'type' ? types : values).push(m[2] as string)
+  }
+  return { values, types }
+}
+
+/** The package's entries: subpath → the source file its `default` condition is built from. */
+function packageEntries(): Map<string, string> {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    exports: Record<string, string | { default: string }>
+  }
+  return new Map(
+    Object.entries(pkg.exports)
+      .filter(([, target]) => typeof target !== 'string')
+      .map(([subpath, target]) => [
+        subpath === '.' ? 'crashlab' : `crashlab/${subpath.slice(2)}`,
+        (target as { default: string }).default.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts'),
+      ]),
+  )
+}
+
+describe('the public API', () => {
+  const entries = packageEntries()
+
+  it('lists every name of each package entry explicitly, with no `export *`', () => {
+    expect([...entries.keys()]).toEqual(['crashlab', 'crashlab/vitest', 'crashlab/tasks', 'crashlab/testing'])
+    for (const [name, file] of entries) {
+      expect(readFileSync(join(ROOT, file), 'utf8'), `${name} (${file})`).not.toMatch(/export\s+(type\s+)?\*/)
+    }
+    expect([...entries.values()]).not.toContain('src/internal.ts')
+  })
+
+  it('keeps the core entry to at most 100 runtime names, exactly the ones it lists', async () => {
+    const core = await import('../src/index.ts')
+    const runtime = Object.keys(core).sort()
+    expect(runtime.length).toBeLessThanOrEqual(100)
+    expect(runtime).toEqual([...listedNames('src/index.ts').values].sort())
+  })
+
+  it('has the Vitest side reach the core only through its entries, never a component directly', () => {
+    const offenders = imports(true).filter(([from, to]) => {
+      const side = componentOf(from)
+      return (
+        side !== undefined &&
+        VITEST_SIDE.includes(side) &&
+        to.startsWith('src/') &&
+        componentOf(to) !== 'entry'
+      )
+    })
+    expect(offenders.map(([from, to]) => `${from} -> ${to}`)).toEqual([])
+  })
+
+  it('exports every name the docs import from a package entry', () => {
+    const docs = [
+      'README.md',
+      ...['docs', 'plugin', 'matchers', 'fixtures', 'bench', 'examples/integrations'].flatMap((dir) =>
+        readdirSync(join(ROOT, dir))
+          .filter((f) => f.endsWith('.md'))
+          .map((f) => `${dir}/${f}`),
+      ),
+    ]
+    const missing: string[] = []
+    let checked = 0
+    for (const doc of docs) {
+      const text = readFileSync(join(ROOT, doc), 'utf8')
+      for (const m of text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'(crashlab(?:\/[a-z]+)?)'/g)) {
+        const file = entries.get(m[2] as string)
+        if (file === undefined) {
+          missing.push(`${doc}: no entry '${m[2]}'`)
+          continue
+        }
+        const { values, types } = listedNames(file)
+        for (const raw of (m[1] as string).split(',')) {
+          const name = raw
+            .trim()
+            .replace(/^type\s+/, '')
+            .split(/\s+as\s+/)[0] as string
+          if (name === '') continue
+          checked++
+          if (!values.includes(name) && !types.includes(name)) missing.push(`${doc}: ${name} from '${m[2]}'`)
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(50)
     expect(missing).toEqual([])
   })
 })

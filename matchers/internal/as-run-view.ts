@@ -1,4 +1,4 @@
-import { CrashlabError, type Run, type RunView, viewRun } from '../../src/index.ts'
+import { CrashlabError, type Run, type RunView, viewRun } from '../../src/internal.ts'
 
 /**
  * Every matcher accepts what a test has at hand: the `Run` that `agentCase` returns, or the `RunView`

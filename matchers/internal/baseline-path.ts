@@ -1,4 +1,4 @@
-import { baselinePathFor, DEFAULT_CASSETTE_DIR, sanitizeTestName } from '../../src/cassette-store/index.ts'
+import { baselinePathFor, DEFAULT_CASSETTE_DIR, sanitizeTestName } from '../../src/internal.ts'
 
 /**
  * Baselines live beside the test's cassettes, one file per test (and per name, when a test keeps

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { MatcherState } from 'vitest'
-import { type AgentCase, writeAgentCase } from '../../src/index.ts'
+import { type AgentCase, writeAgentCase } from '../../src/internal.ts'
 
 /**
  * A baseline is compared with the case as it would be written, not with the raw export: the writer

@@ -1,5 +1,5 @@
 import type { MatcherState } from 'vitest'
-import type { Run } from '../../src/index.ts'
+import type { Run } from '../../src/internal.ts'
 
 /**
  * Which test a baseline belongs to. A run made by `agentCase` or the `agent` fixture carries its test

@@ -1,4 +1,4 @@
-import { createRun, type JsonValue, type Run } from '../../src/index.ts'
+import { createRun, type JsonValue, type Run } from '../../src/internal.ts'
 
 /**
  * Small hand-built runs for the matchers' tests (not shipped: `test-*` files are excluded from the

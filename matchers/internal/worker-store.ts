@@ -1,5 +1,5 @@
 import { inject } from 'vitest'
-import { type CassetteStore, fileCassetteStore } from '../../src/cassette-store/index.ts'
+import { type CassetteStore, fileCassetteStore } from '../../src/internal.ts'
 
 /**
  * The cassette store of this worker, for the baseline matcher: the file-system store with the plugin's

@@ -1,5 +1,5 @@
 import type { TestRunEndReason, Vitest } from 'vitest/node'
-import type { CassetteStore } from '../../src/cassette-store/index.ts'
+import type { CassetteStore } from '../../src/internal.ts'
 
 /**
  * What `crashlab vitest --prune` did at the end of a run: the files it removed, or why it removed none.

@@ -2,7 +2,7 @@ import { basename } from 'node:path'
 import pc from 'picocolors'
 import type { TestModule } from 'vitest/node'
 import type { CrashlabTaskMeta, RunSummary } from '../../fixtures/index.ts'
-import { formatUsd } from '../../src/index.ts'
+import { formatUsd } from '../../src/internal.ts'
 
 /** The picocolors functions the table uses; `pc.createColors(false)` renders plain text. */
 export type TableColors = Pick<typeof pc, 'red' | 'yellow' | 'green' | 'dim'>

@@ -9,7 +9,7 @@ import {
   openStore,
   resolveStoreDir,
   type TestRunInput,
-} from '../../src/index.ts'
+} from '../../src/internal.ts'
 
 /**
  * Where and how the runs of a Vitest session are indexed: the project root (test files are named

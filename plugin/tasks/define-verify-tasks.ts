@@ -10,7 +10,7 @@ import {
   trialsOfSlot,
   type VerifyOptions,
   type VerifyPlan,
-} from '../../src/index.ts'
+} from '../../src/internal.ts'
 
 declare module 'vitest' {
   interface TaskMeta {

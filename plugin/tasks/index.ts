@@ -15,7 +15,7 @@ export {
   type VerifyPlanFile,
   type VerifyTasksOptions,
   type VerifyTasksResult,
-} from '../../src/index.ts'
+} from '../../src/internal.ts'
 export { defineVerifyTasks, trialTest } from './define-verify-tasks.ts'
 export { defineDiagnoseTasks, defineSessionVerifyTasks } from './session-tasks.ts'
 export { CrashlabVerifyReporter, type VerifyReporterOptions } from './verify-reporter.ts'

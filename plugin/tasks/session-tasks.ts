@@ -11,7 +11,7 @@ import {
   type Run,
   selectFailedRuns,
   slotOf,
-} from '../../src/index.ts'
+} from '../../src/internal.ts'
 import { trialTest } from './define-verify-tasks.ts'
 
 declare module 'vitest' {

@@ -8,7 +8,7 @@ import {
   type Trial,
   type TrialMeta,
   type Verification,
-} from '../../src/index.ts'
+} from '../../src/internal.ts'
 
 /**
  * Options of `CrashlabVerifyReporter`.
