@@ -16,6 +16,7 @@ import {
   type TestState,
 } from '../fixtures/index.ts'
 import {
+  type AgentRun,
   actionAfterRun,
   DEFAULT_HOSTS,
   FORK_ENV,
@@ -39,6 +40,7 @@ import {
   Session,
   sessionTag,
   shouldWriteCassette,
+  startAgentRun,
   startInterceptor,
   type TestOverride,
   writeCassette,
@@ -134,6 +136,15 @@ async function openTest(task: Task, mode: RecordMode): Promise<TestState> {
     },
     common: { label: name, redactor, matching, hooks: checks?.hooks },
   })
+  // The harness opens the test's run on the Session the plan decided (its hooks already hold the runtime
+  // checks and a fork's request hook). Its agent is not known yet: agentCase and the agent fixture name
+  // it when they run it. It ends by the test's own rule (finishTestSession).
+  const testRun = await startAgentRun({
+    prepared: { config: fileConfig, checks, redactor },
+    session: new Session(plan.session),
+    finishRule: 'test',
+    end: (result) => finishTestSession(state, name, result),
+  })
   const state: TestState = {
     mode,
     action: plan.action,
@@ -141,18 +152,21 @@ async function openTest(task: Task, mode: RecordMode): Promise<TestState> {
     cassetteMissing: plan.cassetteMissing,
     agentRuns: 0,
     checks,
-    session: new Session(plan.session),
+    session: testRun.session,
   }
+  testRuns.set(state, testRun)
   if (replayed) replayOutputs.set(state, replayed.out)
   return state
 }
 
+/** Each test's run, as the harness opened it. */
+const testRuns = new WeakMap<TestState, AgentRun>()
+
 async function closeTest(state: TestState, task: Task): Promise<void> {
-  const name = task.fullTestName ?? task.name
   let written = false
   try {
     // agentCase and the agent fixture finish the Session themselves; a plain test leaves it to us.
-    if (!state.session.isFinished) state.run = await finishTestSession(state, name, {})
+    if (!state.session.isFinished) state.run = (await testRuns.get(state)?.finish())?.run
   } finally {
     // A diverged Session finished by hand (not through finishTestSession) still left its recording.
     state.action = actionAfterRun(state.action, state.session)

@@ -2,7 +2,8 @@
  * The agent-run harness: the one sequence every agent run goes through (config → layered checks →
  * runtime checks → redactor → Session → the agent → finish → checks and oracles → journal), for a
  * callback (`runAgent`) and for a run that starts and ends apart (`startAgentRun`). `record`,
- * `startCapture`, `fork`, `replayRun` and the Vitest fixtures use it; it needs no Vitest.
+ * `startCapture`, `fork`, `replayRun`, the plugin's setup file (each test's run) and the Vitest
+ * fixtures use it; it needs no Vitest.
  */
 export { markFailed, replayFailureOf } from './mark-failed.ts'
 export { prepareAgentRun } from './prepare-agent-run.ts'
