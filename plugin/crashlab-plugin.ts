@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { ulid } from 'ulid'
 import type { Plugin } from 'vite'
 // The `configureVitest` hook is declared on Vite's Plugin type by Vitest's config types.
@@ -12,6 +11,7 @@ import {
   EXPORTED_TAG,
   loadConfig,
   type PriceOverride,
+  packageModule,
   resolveMode,
   resolveStoreDir,
   sessionTag,
@@ -121,9 +121,7 @@ export interface CrashlabTasksPluginOptions {
   fix?: boolean
 }
 
-const SETUP_FILE = fileURLToPath(
-  new URL(`./setup${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
-)
+const SETUP_FILE = packageModule('plugin/setup.ts')
 
 /**
  * The crashlab Vitest plugin: adds its setup file (which starts the MSW interceptor in each worker and

@@ -1,7 +1,7 @@
-import { fileURLToPath } from 'node:url'
 import type { EntryPoint } from '../case/schema/run.ts'
 import { check } from '../checks/oracles/check.ts'
 import { CrashlabError } from '../errors.ts'
+import { packageModule } from '../package-root.ts'
 import { BENCH_AGENTS } from './agents/index.ts'
 
 // Registered once per process: record, replay, fork and verify all grade a bench run by its agent's name.
@@ -95,6 +95,6 @@ export async function benchAgentEntry(
  */
 export const BENCH_ENTRY_POINT: EntryPoint = {
   kind: 'module',
-  module: fileURLToPath(import.meta.url),
+  module: packageModule('src/diagnose-bench/entry.ts'),
   export: 'benchAgentEntry',
 }
