@@ -1,6 +1,5 @@
 import { statSync } from 'node:fs'
 import { basename, dirname, isAbsolute, resolve } from 'node:path'
-import { createJiti } from 'jiti'
 import { toValidationIssues } from '../case/validation-issues.ts'
 import { CrashlabError, formatIssues } from '../errors.ts'
 import { findConfigFile } from './find-config.ts'
@@ -97,6 +96,8 @@ export function validateConfig(value: unknown, where: string): CrashlabConfig {
 }
 
 async function importConfig(path: string): Promise<unknown> {
+  // Loaded here, not with this module: a project without a config file never needs a TypeScript loader.
+  const { createJiti } = await import('jiti')
   const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false, interopDefault: true })
   let mod: unknown
   try {

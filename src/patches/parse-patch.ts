@@ -1,7 +1,16 @@
-import { parseDocument, stringify } from 'yaml'
+import { createRequire } from 'node:module'
 import { CrashlabError } from '../errors.ts'
 import { DOCS, invalidPatch, patchIssues } from './internal/patch-errors.ts'
 import { type Patch, PatchSchema } from './patch-schema.ts'
+
+const require = createRequire(import.meta.url)
+let yamlModule: typeof import('yaml') | undefined
+
+/** The YAML parser, loaded on the first YAML patch (it is 70-odd modules; JSON patches never need it). */
+function yaml(): typeof import('yaml') {
+  yamlModule ??= require('yaml') as typeof import('yaml')
+  return yamlModule
+}
 
 /**
  * Reads a patch: an object (a fix proposal's `patch`, a config value) or the text of a patch file, JSON
@@ -28,7 +37,7 @@ export function parsePatch(input: unknown, source = 'the patch'): Patch {
 export function serializePatch(patch: Patch, format: 'json' | 'yaml' = 'json'): string {
   const result = PatchSchema.safeParse(patch)
   if (!result.success) throw invalidPatch('the patch to serialize', patchIssues(result.error.issues))
-  if (format === 'yaml') return stringify(result.data, { lineWidth: 0 })
+  if (format === 'yaml') return yaml().stringify(result.data, { lineWidth: 0 })
   return `${JSON.stringify(result.data, null, 2)}\n`
 }
 
@@ -39,7 +48,7 @@ function readText(text: string, source: string): unknown {
       return JSON.parse(text)
     } catch (err) {
       // `{kind: message, …}` is a YAML flow mapping, not broken JSON: YAML gets its turn.
-      const doc = parseDocument(text, { uniqueKeys: true })
+      const doc = yaml().parseDocument(text, { uniqueKeys: true })
       if (doc.errors.length === 0) return doc.toJS()
       throw new CrashlabError(
         'E_PATCH_INVALID',
@@ -48,7 +57,7 @@ function readText(text: string, source: string): unknown {
       )
     }
   }
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true })
+  const doc = yaml().parseDocument(text, { prettyErrors: true, uniqueKeys: true })
   const [first] = doc.errors
   if (first) {
     throw new CrashlabError(

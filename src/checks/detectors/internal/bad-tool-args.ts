@@ -1,4 +1,5 @@
-import { Ajv, type ValidateFunction } from 'ajv'
+import { createRequire } from 'node:module'
+import type { Ajv, ValidateFunction } from 'ajv'
 import type { JsonObject } from '../../../case/schema/json.ts'
 import type { ToolDefinition } from '../../../case/schema/normalized.ts'
 import type { Detector, StepContext } from './detector.ts'
@@ -13,9 +14,19 @@ import { jsonText, type TrackedCall } from './tool-call-tracker.ts'
  * compiled once by ajv, cached by their text.
  */
 
-// One validator for the process. Tool schemas come from many dialects and tools: unknown keywords and
-// formats are ignored instead of refusing the schema; every error is listed, for the message.
-const ajv = new Ajv({ strict: false, allErrors: true, logger: false, validateFormats: false })
+const require = createRequire(import.meta.url)
+let engine: Ajv | undefined
+
+// One validator for the process, loaded on the first schema (ajv is 60-odd modules: a process that
+// checks no tool call never loads it). Tool schemas come from many dialects and tools: unknown keywords
+// and formats are ignored instead of refusing the schema; every error is listed, for the message.
+function ajv(): Ajv {
+  if (engine === undefined) {
+    const { Ajv } = require('ajv') as typeof import('ajv')
+    engine = new Ajv({ strict: false, allErrors: true, logger: false, validateFormats: false })
+  }
+  return engine
+}
 const compiled = new Map<string, ValidateFunction | null>()
 const MAX_CACHED = 512
 
@@ -33,7 +44,7 @@ export function validatorFor(schema: JsonObject): ValidateFunction | null {
   let validate: ValidateFunction | null = null
   for (const candidate of [withoutMetaSchema(schema), lowerCaseTypes(withoutMetaSchema(schema))]) {
     try {
-      validate = ajv.compile(candidate)
+      validate = ajv().compile(candidate)
       break
     } catch {
       // Next repair; a schema that never compiles is not checked (the run is not the schema's test).
@@ -42,7 +53,7 @@ export function validatorFor(schema: JsonObject): ValidateFunction | null {
   // Bounded: a long-lived process that checks many runs does not keep every schema it ever saw.
   if (compiled.size >= MAX_CACHED) {
     compiled.clear()
-    ajv.removeSchema()
+    ajv().removeSchema()
   }
   compiled.set(text, validate)
   return validate
@@ -77,7 +88,7 @@ export function badToolArgs(): Detector {
       if (!tool) return
       const validate = validatorFor(tool.parameters)
       if (!validate || validate(call.args)) return
-      const errors = ajv.errorsText(validate.errors, { dataVar: 'args', separator: '; ' })
+      const errors = ajv().errorsText(validate.errors, { dataVar: 'args', separator: '; ' })
       ctx.log.open({
         kind: 'bad_tool_args',
         severity: 'error',

@@ -1,0 +1,71 @@
+import { rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  freshProject,
+  type ModuleTally,
+  modulesOf,
+  OUT,
+  tallyModules,
+  workerModules,
+  writeSuite,
+} from '../bench/internal/startup-project.ts'
+
+// What a user's process loads from crashlab, counted (a count is stable where a time is not) on the
+// built package installed in a fresh project (test/global-setup.ts builds dist/). The figures and the
+// goals are in bench/README.md ("Start-up"); `node bench/startup.bench.ts` prints them.
+
+/** Dependencies that only some commands need: no entry may load them when it is imported. */
+const LOADED_WHEN_USED = ['yaml', 'ajv', 'jiti', '@pydantic/genai-prices']
+
+let dir: string
+let nothing: Set<string>
+let vitestOnly: Set<string>
+const tallies = new Map<string, ModuleTally>()
+
+function tallyOf(entry: string): ModuleTally {
+  const cached = tallies.get(entry)
+  if (cached) return cached
+  const baseline = entry === 'crashlab' || entry === 'crashlab/testing' ? nothing : vitestOnly
+  const tally = tallyModules(modulesOf(dir, `await import('${entry}')`), baseline)
+  tallies.set(entry, tally)
+  return tally
+}
+
+beforeAll(() => {
+  dir = freshProject(`modules-test-${process.pid}`)
+  nothing = new Set(modulesOf(dir, '0'))
+  vitestOnly = new Set(modulesOf(dir, "await import('vitest')"))
+}, 60_000)
+
+afterAll(() => {
+  for (const name of ['modules-test', 'worker-none', 'worker-plugin'])
+    rmSync(join(OUT, `${name}-${process.pid}`), { recursive: true, force: true })
+})
+
+describe('modules loaded at start-up', () => {
+  it.each(['crashlab', 'crashlab/vitest', 'crashlab/tasks', 'crashlab/testing'])(
+    'import(%s) loads crashlab as a few bundled files, and none of the dependencies kept for later',
+    (entry) => {
+      const tally = tallyOf(entry)
+      // Unbundled, crashlab/vitest was 384 of crashlab's own files.
+      expect(tally.own).toBeGreaterThan(0)
+      expect(tally.own).toBeLessThanOrEqual(25)
+      for (const pkg of LOADED_WHEN_USED)
+        expect(tally.packages.get(pkg), `${entry} loads ${pkg}`).toBeUndefined()
+    },
+  )
+
+  it('a Vitest worker with the plugin and a test file importing crashlab/vitest loads at most 180 modules of crashlab and its dependencies', () => {
+    const bare = new Set(workerModules(writeSuite('none', 1, { name: `worker-none-${process.pid}` })))
+    const withPlugin = workerModules(
+      writeSuite('plugin', 1, { name: `worker-plugin-${process.pid}`, importPlugin: true }),
+    )
+    const tally = tallyModules(withPlugin, bare)
+    // 678 before the bundled build. The goal is 150: zod (95 modules) still loads with the setup file.
+    expect(tally.total).toBeGreaterThan(40)
+    expect(tally.total).toBeLessThanOrEqual(180)
+    for (const pkg of LOADED_WHEN_USED)
+      expect(tally.packages.get(pkg), `the worker loads ${pkg}`).toBeUndefined()
+  }, 120_000)
+})
