@@ -1,28 +1,8 @@
 import { defineCommand } from 'citty'
 import { VERSION } from '../version.ts'
-import { benchCommand } from './commands/bench.ts'
-import { check } from './commands/check.ts'
-import { config } from './commands/config.ts'
-import { diagnoseCommand } from './commands/diagnose.ts'
-import { diff } from './commands/diff.ts'
-import { exportRun } from './commands/export.ts'
-import { exportTestCommand } from './commands/export-test.ts'
-import { fixCommand } from './commands/fix.ts'
-import { forkCommand } from './commands/fork.ts'
-import { importRun } from './commands/import.ts'
-import { inspect } from './commands/inspect.ts'
-import { ls } from './commands/ls.ts'
-import { redact } from './commands/redact.ts'
-import { replay } from './commands/replay.ts'
-import { report } from './commands/report.ts'
-import { scan } from './commands/scan.ts'
-import { show } from './commands/show.ts'
-import { validate } from './commands/validate.ts'
-import { verifyCommand } from './commands/verify.ts'
-import { vitest } from './commands/vitest.ts'
 import { strictCommands } from './internal/strict-commands.ts'
 
-/** The root `crashlab` command and its subcommands. */
+/** The root `crashlab` command and its subcommands, each loaded when it runs (`--version` loads none). */
 export const main = defineCommand({
   meta: {
     name: 'crashlab',
@@ -33,26 +13,26 @@ export const main = defineCommand({
   // and none lets a stack trace reach the user (src/cli/internal/strict-commands.ts).
   subCommands: strictCommands(
     {
-      ls,
-      show,
-      check,
-      export: exportRun,
-      import: importRun,
-      replay,
-      fork: forkCommand,
-      diff,
-      diagnose: diagnoseCommand,
-      fix: fixCommand,
-      verify: verifyCommand,
-      'export-test': exportTestCommand,
-      report,
-      validate,
-      inspect,
-      scan,
-      redact,
-      config,
-      vitest,
-      bench: benchCommand,
+      ls: () => import('./commands/ls.ts').then((m) => m.ls),
+      show: () => import('./commands/show.ts').then((m) => m.show),
+      check: () => import('./commands/check.ts').then((m) => m.check),
+      export: () => import('./commands/export.ts').then((m) => m.exportRun),
+      import: () => import('./commands/import.ts').then((m) => m.importRun),
+      replay: () => import('./commands/replay.ts').then((m) => m.replay),
+      fork: () => import('./commands/fork.ts').then((m) => m.forkCommand),
+      diff: () => import('./commands/diff.ts').then((m) => m.diff),
+      diagnose: () => import('./commands/diagnose.ts').then((m) => m.diagnoseCommand),
+      fix: () => import('./commands/fix.ts').then((m) => m.fixCommand),
+      verify: () => import('./commands/verify.ts').then((m) => m.verifyCommand),
+      'export-test': () => import('./commands/export-test.ts').then((m) => m.exportTestCommand),
+      report: () => import('./commands/report.ts').then((m) => m.report),
+      validate: () => import('./commands/validate.ts').then((m) => m.validate),
+      inspect: () => import('./commands/inspect.ts').then((m) => m.inspect),
+      scan: () => import('./commands/scan.ts').then((m) => m.scan),
+      redact: () => import('./commands/redact.ts').then((m) => m.redact),
+      config: () => import('./commands/config.ts').then((m) => m.config),
+      vitest: () => import('./commands/vitest.ts').then((m) => m.vitest),
+      bench: () => import('./commands/bench.ts').then((m) => m.benchCommand),
     },
     { passThrough: ['vitest'] },
   ),

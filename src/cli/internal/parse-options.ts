@@ -1,10 +1,7 @@
 import { type Severity, SeveritySchema } from '../../case/schema/step.ts'
-import { CrashlabError } from '../../errors.ts'
+import { usageError } from './usage-error.ts'
 
-/** A CLI usage error: what was wrong with an option, and the exit code 1 that `reportError` gives it. */
-export function usageError(message: string): CrashlabError {
-  return new CrashlabError('E_CLI_USAGE', `${message} (see \`crashlab <command> --help\`)`)
-}
+export { usageError }
 
 /** Reads a severity option; undefined when it was not given. */
 export function parseSeverity(value: string | undefined, option: string): Severity | undefined {

@@ -1,12 +1,12 @@
-import type { ArgsDef, CommandDef } from 'citty'
+import type { ArgsDef, CommandDef, SubCommandsDef } from 'citty'
 
 // Commands of every argument shape pass through here; citty's CommandDef is invariant in it.
 // biome-ignore lint/suspicious/noExplicitAny: any command definition, whatever its arguments
 type AnyCommand = CommandDef<any>
 
 import { isCrashlabError } from '../../errors.ts'
-import { usageError } from './parse-options.ts'
 import { reportError } from './report-error.ts'
+import { usageError } from './usage-error.ts'
 
 /** Options of `strictCommands`. */
 export interface StrictCommandsOptions {
@@ -26,23 +26,29 @@ export interface StrictCommandsOptions {
  * @example
  * defineCommand({ meta: { name: 'crashlab' }, subCommands: strictCommands({ ls, vitest }, { passThrough: ['vitest'] }) })
  */
-export function strictCommands<T extends Record<string, AnyCommand>>(
-  commands: T,
+export function strictCommands(
+  commands: SubCommandsDef,
   options: StrictCommandsOptions = {},
-): T {
+): SubCommandsDef {
   const parent = options.parent ?? 'crashlab'
-  const out: Record<string, AnyCommand> = {}
+  const out: SubCommandsDef = {}
   for (const [name, command] of Object.entries(commands)) {
-    out[name] = strictCommand(command, `${parent} ${name}`, options.passThrough?.includes(name) ?? false)
+    const label = `${parent} ${name}`
+    const passThrough = options.passThrough?.includes(name) ?? false
+    // A command loaded on use (`() => import(…)`) is wrapped once it is loaded.
+    if (typeof command === 'function')
+      out[name] = async () => strictCommand(await command(), label, passThrough)
+    else if (command instanceof Promise) out[name] = command.then((c) => strictCommand(c, label, passThrough))
+    else out[name] = strictCommand(command, label, passThrough)
   }
-  return out as T
+  return out
 }
 
 function strictCommand(command: AnyCommand, label: string, passThrough: boolean): AnyCommand {
   const run = command.run
   const subCommands =
     command.subCommands && typeof command.subCommands === 'object' && !('then' in command.subCommands)
-      ? strictCommands(command.subCommands as Record<string, AnyCommand>, { parent: label })
+      ? strictCommands(command.subCommands as SubCommandsDef, { parent: label })
       : command.subCommands
   if (!run) return { ...command, subCommands }
   const declared =
