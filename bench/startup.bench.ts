@@ -23,6 +23,7 @@ import {
   type ModuleTally,
   modulesOf,
   runVitest,
+  runVitestAsync,
   type SuiteVariant,
   tallyModules,
   workerModules,
@@ -134,7 +135,7 @@ async function suiteSection(): Promise<void> {
   const provider = await startScriptedProvider({ policy: () => ({ text: 'Hello!' }) })
   try {
     for (const v of variants) dirs.set(v, writeSuite(v, FILES, { baseUrl: provider.url }))
-    const recorded = runVitest(dirs.get('plugin-replay') as string, { CRASHLAB_RECORD: 'all' })
+    const recorded = await runVitestAsync(dirs.get('plugin-replay') as string, { CRASHLAB_RECORD: 'all' })
     if (recorded.status !== 0) throw new Error(`recording the replayed suite failed:\n${recorded.output}`)
   } finally {
     await provider.close()

@@ -4,7 +4,7 @@
  * any installed package, not through its own transform), and its dependencies found in this
  * repository's `node_modules` above. `npm run build` first.
  */
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
@@ -116,6 +116,29 @@ export function runVitest(dir: string, env: NodeJS.ProcessEnv = {}): VitestRun {
     env: { ...process.env, CI: 'true', NO_COLOR: '1', ...env },
   })
   return { ms: performance.now() - start, status: r.status, output: `${r.stdout}${r.stderr}` }
+}
+
+/**
+ * `runVitest` without blocking this process: for a run whose model is served from this process (the
+ * scripted provider recording a suite's cassettes).
+ */
+export function runVitestAsync(dir: string, env: NodeJS.ProcessEnv = {}): Promise<VitestRun> {
+  const start = performance.now()
+  const child = spawn(process.execPath, [VITEST_BIN, 'run'], {
+    cwd: dir,
+    env: { ...process.env, CI: 'true', NO_COLOR: '1', ...env },
+  })
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8')
+  })
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8')
+  })
+  return new Promise((resolve, reject) => {
+    child.on('error', reject)
+    child.on('close', (status) => resolve({ ms: performance.now() - start, status, output }))
+  })
 }
 
 /** Each process's modules, from a `MODULE_COUNT_OUT` file: pid → its argv and the URLs it loaded. */
