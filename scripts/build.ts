@@ -20,7 +20,7 @@ const DIST = join(ROOT, 'dist')
  * in bench runs as a module path). Each keeps its source path under dist/ (src/index.ts →
  * dist/src/index.js); shared code goes to dist/chunks/.
  */
-export const ENTRY_POINTS = [
+const ENTRY_POINTS = [
   'src/index.ts',
   'plugin/index.ts',
   'plugin/setup.ts',
