@@ -9,26 +9,34 @@
 import { execFileSync } from 'node:child_process'
 import { chmodSync, existsSync, rmSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import { build, type Plugin } from 'esbuild'
+import { type BuildOptions, build, type Plugin } from 'esbuild'
 
 const ROOT = join(import.meta.dirname, '..')
 const DIST = join(ROOT, 'dist')
 
 /**
- * Every file the package loads by path: the entries of package.json's `exports`, the `crashlab` bin,
- * the plugin's setup file (handed to Vitest as a path) and the diagnosis bench's agent entry (stored
- * in bench runs as a module path). Each keeps its source path under dist/ (src/index.ts →
- * dist/src/index.js); shared code goes to dist/chunks/.
+ * Every file the package loads by path: the entries of package.json's `exports`, the plugin's setup
+ * file (handed to Vitest as a path) and the diagnosis bench's agent entry (stored in bench runs as a
+ * module path). Each keeps its source path under dist/ (src/index.ts → dist/src/index.js); the code they
+ * share goes to dist/chunks/.
  */
-const ENTRY_POINTS = [
+const LIBRARY_ENTRIES = [
   'src/index.ts',
   'plugin/index.ts',
   'plugin/setup.ts',
   'plugin/tasks/index.ts',
   'src/testing/index.ts',
-  'src/cli/bin.ts',
   'src/diagnose-bench/entry.ts',
 ]
+
+/**
+ * The `crashlab` bin is built apart, with its own chunks (dist/src/cli/chunks/): it loads each command
+ * when it runs, and in one build those twenty lazy entries would cut the library's chunks into many
+ * more files, which every Vitest worker would then load. The CLI and a library it loads in the same
+ * process (an agent's entry module) already share their run state through `globalThis`
+ * (src/engine/context.ts), as they did before the build bundled.
+ */
+const CLI_ENTRIES = ['src/cli/bin.ts']
 
 /** The one module imported for what it does when loaded: it registers the matchers with Vitest's `expect`. */
 const SIDE_EFFECTS = new Set([join(ROOT, 'matchers', 'index.ts')])
@@ -52,13 +60,11 @@ const ownModulesArePure: Plugin = {
 
 const started = performance.now()
 rmSync(DIST, { recursive: true, force: true })
-const result = await build({
+const common = {
   absWorkingDir: ROOT,
-  entryPoints: ENTRY_POINTS,
   outdir: DIST,
   outbase: '.',
   entryNames: '[dir]/[name]',
-  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -70,7 +76,11 @@ const result = await build({
   metafile: true,
   logLevel: 'warning',
   plugins: [ownModulesArePure],
-})
+} satisfies BuildOptions
+const results = await Promise.all([
+  build({ ...common, entryPoints: LIBRARY_ENTRIES, chunkNames: 'chunks/[name]-[hash]' }),
+  build({ ...common, entryPoints: CLI_ENTRIES, chunkNames: 'src/cli/chunks/[name]-[hash]' }),
+])
 const bundled = performance.now()
 const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--emitDeclarationOnly'], {
@@ -78,8 +88,9 @@ execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--emitDeclara
   stdio: 'inherit',
 })
 chmodSync(join(DIST, 'src', 'cli', 'bin.js'), 0o755)
-const outputs = Object.values(result.metafile.outputs)
+const outputs = results.flatMap((r) => Object.values(r.metafile.outputs))
 const bytes = outputs.reduce((n, o) => n + o.bytes, 0)
-console.log(
+// On stderr: `npm pack --json` runs this (prepare) and its stdout must stay JSON.
+console.error(
   `dist/: ${outputs.length} bundled files (${(bytes / 1024).toFixed(0)} KiB) in ${(bundled - started).toFixed(0)} ms, declarations in ${(performance.now() - bundled).toFixed(0)} ms`,
 )
