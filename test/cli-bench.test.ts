@@ -147,15 +147,7 @@ describe('crashlab bench, with a model (the scripted provider playing diagnoser 
   })
 })
 
-// Runs once the lead has registered `bench` in src/cli/main.ts (the built CLI then names it).
-const registered = (() => {
-  try {
-    return readFileSync(join(ROOT, 'dist', 'src', 'cli', 'main.js'), 'utf8').includes('benchCommand')
-  } catch {
-    return false
-  }
-})()
-it.skipIf(!registered)('the built bin runs the bench and prints "LLM: not configured"', async () => {
+it('the built bin runs the bench and prints "LLM: not configured"', async () => {
   const r = await runBin(ROOT, {}, ['bench', '--episodes', '1'])
   expect(r.code, r.stderr).toBe(0)
   expect(r.stdout).toMatch(WILSON)
