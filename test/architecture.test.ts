@@ -129,6 +129,16 @@ describe('docs/architecture.md holds for the code', () => {
       .filter(([, file]) => !existsSync(join(ROOT, file)))
     expect(missing).toEqual([])
   })
+
+  it('loads zod only on first use (src/lazy-zod.ts): no module imports its values', () => {
+    const staticImport = /^\s*import\s+(?!type\b)[^'"]*\bfrom\s+['"]zod(?:\/[^'"]*)?['"]/m
+    const offenders = ['src', ...VITEST_SIDE].flatMap((top) =>
+      sources(join(ROOT, top), false)
+        .filter((file) => staticImport.test(readFileSync(file, 'utf8')))
+        .map((file) => relative(ROOT, file)),
+    )
+    expect(offenders).toEqual([])
+  })
 })
 
 /** The names an entry lists in its `export { … }` statements, split into values and types. */

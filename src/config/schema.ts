@@ -1,63 +1,72 @@
-import { z } from 'zod'
+import type { z } from 'zod'
 import { ChecksOptionsSchema } from '../checks/detectors/options.ts'
 import { PriceOverrideSchema } from '../cost/index.ts'
+import { lazySchema, zod } from '../lazy-zod.ts'
 import type { RedactionHook } from '../redact/types.ts'
 
-const HookFnSchema = z.custom<RedactionHook>((v) => typeof v === 'function', 'expected a function')
+const HookFnSchema = lazySchema(() =>
+  zod.custom<RedactionHook>((v) => typeof v === 'function', 'expected a function'),
+)
 
 /** The config file's `redaction` key: the same shape as `createRedactor`'s options (RegExps and functions allowed). */
-export const RedactionConfigSchema = z.strictObject({
-  patterns: z
-    .array(
-      z.strictObject({
-        id: z.string().min(1),
-        pattern: z.instanceof(RegExp, { message: 'expected a RegExp' }),
-        marker: z.string().optional(),
-        hint: z.union([z.string(), z.array(z.string())]).optional(),
-      }),
-    )
-    .optional(),
-  keys: z.array(z.string().min(1)).optional(),
-  hooks: z
-    .union([
-      z.array(z.strictObject({ id: z.string().min(1), fn: HookFnSchema })),
-      z.record(z.string(), HookFnSchema),
-    ])
-    .optional(),
-})
+export const RedactionConfigSchema = lazySchema(() =>
+  zod.strictObject({
+    patterns: zod
+      .array(
+        zod.strictObject({
+          id: zod.string().min(1),
+          pattern: zod.instanceof(RegExp, { message: 'expected a RegExp' }),
+          marker: zod.string().optional(),
+          hint: zod.union([zod.string(), zod.array(zod.string())]).optional(),
+        }),
+      )
+      .optional(),
+    keys: zod.array(zod.string().min(1)).optional(),
+    hooks: zod
+      .union([
+        zod.array(zod.strictObject({ id: zod.string().min(1), fn: HookFnSchema })),
+        zod.record(zod.string(), HookFnSchema),
+      ])
+      .optional(),
+  }),
+)
 
 /** Where production capture and the CLI keep runs (`.crashlab/` by default, or `$CRASHLAB_DIR`). */
-export const StoreConfigSchema = z.strictObject({
-  /** The store folder, resolved against the config file's folder (default `.crashlab` beside it). */
-  dir: z.string().min(1).optional(),
-  /**
-   * How many Vitest sessions (test runs) the Vitest plugin keeps indexed in the store, for
-   * `crashlab ls --session last` and refs by cassette path or test name. Older sessions' entries are
-   * dropped; the cassettes stay. `0` turns the indexing off. Default 20.
-   */
-  keepSessions: z.number().int().min(0).optional(),
-})
+export const StoreConfigSchema = lazySchema(() =>
+  zod.strictObject({
+    /** The store folder, resolved against the config file's folder (default `.crashlab` beside it). */
+    dir: zod.string().min(1).optional(),
+    /**
+     * How many Vitest sessions (test runs) the Vitest plugin keeps indexed in the store, for
+     * `crashlab ls --session last` and refs by cassette path or test name. Older sessions' entries are
+     * dropped; the cassettes stay. `0` turns the indexing off. Default 20.
+     */
+    keepSessions: zod.number().int().min(0).optional(),
+  }),
+)
 
 /**
  * The project config (`crashlab.config.ts`), read the same way by the Vitest plugin, the CLI and
  * production capture. Every key is optional; the nearer setting wins (per test, then plugin options,
  * then this file).
  */
-export const CrashlabConfigSchema = z.strictObject({
-  /** Runtime detectors, budgets and the circuit breaker. */
-  checks: ChecksOptionsSchema.optional(),
-  /** Price overrides in USD per million tokens, keyed by model (`gpt-4o`) or `provider/model`. */
-  prices: z.record(z.string(), PriceOverrideSchema).optional(),
-  /** Redaction rules added to crashlab's defaults for every cassette, baseline, export and report. */
-  redaction: RedactionConfigSchema.optional(),
-  store: StoreConfigSchema.optional(),
-  /**
-   * Hosts a replay may reach with requests that are not model calls (a database or service container):
-   * host names (any port), `host:port` or base URLs. Loopback is always reachable; everything else a
-   * replay's cassette does not answer is refused.
-   */
-  allowHosts: z.array(z.string().trim().min(1)).optional(),
-})
+export const CrashlabConfigSchema = lazySchema(() =>
+  zod.strictObject({
+    /** Runtime detectors, budgets and the circuit breaker. */
+    checks: ChecksOptionsSchema.optional(),
+    /** Price overrides in USD per million tokens, keyed by model (`gpt-4o`) or `provider/model`. */
+    prices: zod.record(zod.string(), PriceOverrideSchema).optional(),
+    /** Redaction rules added to crashlab's defaults for every cassette, baseline, export and report. */
+    redaction: RedactionConfigSchema.optional(),
+    store: StoreConfigSchema.optional(),
+    /**
+     * Hosts a replay may reach with requests that are not model calls (a database or service container):
+     * host names (any port), `host:port` or base URLs. Loopback is always reachable; everything else a
+     * replay's cassette does not answer is refused.
+     */
+    allowHosts: zod.array(zod.string().trim().min(1)).optional(),
+  }),
+)
 
 /**
  * What a user writes in `crashlab.config.ts` (defaults not filled in).

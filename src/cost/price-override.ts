@@ -1,7 +1,8 @@
-import { z } from 'zod'
+import type { z } from 'zod'
 import type { Usage } from '../case/schema/normalized.ts'
+import { lazySchema, zod } from '../lazy-zod.ts'
 
-const perMillion = z.number().nonnegative()
+const perMillion = lazySchema(() => zod.number().nonnegative())
 
 /**
  * A price set by the user, in USD per million tokens. `input` and `output` are required; the others
@@ -11,18 +12,20 @@ const perMillion = z.number().nonnegative()
  * @example
  * PriceOverrideSchema.parse({ input: 0.5, output: 1.5, cachedInput: 0.05 })
  */
-export const PriceOverrideSchema = z.strictObject({
-  /** Uncached input tokens. */
-  input: perMillion,
-  /** Output tokens (reasoning included unless `reasoning` is set). */
-  output: perMillion,
-  /** Input tokens read from the prompt cache; defaults to `input`. */
-  cachedInput: perMillion.optional(),
-  /** Input tokens written to the prompt cache; defaults to `input`. */
-  cacheWrite: perMillion.optional(),
-  /** Reasoning (thinking) output tokens; defaults to `output`. */
-  reasoning: perMillion.optional(),
-})
+export const PriceOverrideSchema = lazySchema(() =>
+  zod.strictObject({
+    /** Uncached input tokens. */
+    input: perMillion,
+    /** Output tokens (reasoning included unless `reasoning` is set). */
+    output: perMillion,
+    /** Input tokens read from the prompt cache; defaults to `input`. */
+    cachedInput: perMillion.optional(),
+    /** Input tokens written to the prompt cache; defaults to `input`. */
+    cacheWrite: perMillion.optional(),
+    /** Reasoning (thinking) output tokens; defaults to `output`. */
+    reasoning: perMillion.optional(),
+  }),
+)
 
 /**
  * USD per million tokens for a model, set with `setPrice` or the config file's `prices`.

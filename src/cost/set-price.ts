@@ -1,5 +1,5 @@
-import { z } from 'zod'
 import { CrashlabError } from '../errors.ts'
+import { zod } from '../lazy-zod.ts'
 import { type PriceOverride, PriceOverrideSchema } from './price-override.ts'
 
 /**
@@ -59,7 +59,7 @@ export function setPrice(match: PriceMatch, price: PriceOverride): void {
     throw new CrashlabError(
       'E_CONFIG_INVALID',
       `setPrice('${key}'): a price is USD per million tokens, { input, output, cachedInput?, cacheWrite?, reasoning? }, ` +
-        `each a number ≥ 0: ${z.prettifyError(parsed.error)}`,
+        `each a number ≥ 0: ${zod.prettifyError(parsed.error)}`,
       { subject: key },
     )
   }

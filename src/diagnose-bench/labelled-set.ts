@@ -1,31 +1,36 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { z } from 'zod'
+import type { z } from 'zod'
 import { loadCassette } from '../case/cassette-load.ts'
 import { FailureLabelSchema, type Run } from '../case/schema/run.ts'
 import { toValidationIssues } from '../case/validation-issues.ts'
 import { heuristicDiagnosis } from '../diagnose/heuristic.ts'
 import { CrashlabError } from '../errors.ts'
+import { lazySchema, zod } from '../lazy-zod.ts'
 import { confusion, labelCorrect, type ScoredEpisode, type Share, share, stepCorrect } from './score.ts'
 
 /** One hand-labelled run: its cassette, the true label and failing step, and the other steps of the same action. */
-export const LabelEntrySchema = z.strictObject({
-  /** The cassette, relative to the set's folder. */
-  file: z.string(),
-  label: FailureLabelSchema,
-  failingStep: z.number().int().nonnegative().nullable(),
-  /** Steps of the same failing action that also count (the tool step of a bad model call). */
-  alsoAccept: z.array(z.number().int().nonnegative()).default([]),
-  /** Why, in the labeller's words. */
-  note: z.string(),
-})
+export const LabelEntrySchema = lazySchema(() =>
+  zod.strictObject({
+    /** The cassette, relative to the set's folder. */
+    file: zod.string(),
+    label: FailureLabelSchema,
+    failingStep: zod.number().int().nonnegative().nullable(),
+    /** Steps of the same failing action that also count (the tool step of a bad model call). */
+    alsoAccept: zod.array(zod.number().int().nonnegative()).default([]),
+    /** Why, in the labeller's words. */
+    note: zod.string(),
+  }),
+)
 
 /** `labels.json` of a labelled evaluation set. */
-export const LabelsFileSchema = z.strictObject({
-  format: z.literal('crashlab-diagnoser-labels'),
-  version: z.literal(1),
-  runs: z.array(LabelEntrySchema),
-})
+export const LabelsFileSchema = lazySchema(() =>
+  zod.strictObject({
+    format: zod.literal('crashlab-diagnoser-labels'),
+    version: zod.literal(1),
+    runs: zod.array(LabelEntrySchema),
+  }),
+)
 
 /**
  * One labelled run of the set, loaded.

@@ -1,5 +1,6 @@
-import { z } from 'zod'
+import type { z } from 'zod'
 import { JsonObjectSchema, JsonSchema } from '../case/schema/json.ts'
+import { lazySchema, zod } from '../lazy-zod.ts'
 import { PatchScopeSchema, textEditVariants, unknownOp } from './text-edit-schema.ts'
 
 /**
@@ -8,7 +9,7 @@ import { PatchScopeSchema, textEditVariants, unknownOp } from './text-edit-schem
  * error that names it instead of a patch that silently does nothing.
  */
 
-const when = { when: PatchScopeSchema.optional() }
+const when = lazySchema(() => ({ when: PatchScopeSchema.optional() }))
 
 /**
  * The system prompt: replace, append, prepend, insert a line, replace or delete a line, substitute.
@@ -16,10 +17,8 @@ const when = { when: PatchScopeSchema.optional() }
  * @example
  * SystemPromptPatchSchema.parse({ kind: 'system_prompt', op: 'insert', after: 'Be brief.', text: 'Check the total.' })
  */
-export const SystemPromptPatchSchema = z.discriminatedUnion(
-  'op',
-  textEditVariants('system_prompt', {}),
-  unknownOp,
+export const SystemPromptPatchSchema = lazySchema(() =>
+  zod.discriminatedUnion('op', textEditVariants('system_prompt', {}), unknownOp),
 )
 
 /**
@@ -28,20 +27,22 @@ export const SystemPromptPatchSchema = z.discriminatedUnion(
  * @example
  * ToolDescriptionPatchSchema.parse({ kind: 'tool_description', tool: 'issue_refund', op: 'append', text: 'Max: the order total.' })
  */
-export const ToolDescriptionPatchSchema = z.discriminatedUnion(
-  'op',
-  textEditVariants('tool_description', { tool: z.string().min(1) }),
-  unknownOp,
+export const ToolDescriptionPatchSchema = lazySchema(() =>
+  zod.discriminatedUnion(
+    'op',
+    textEditVariants('tool_description', { tool: zod.string().min(1) }),
+    unknownOp,
+  ),
 )
 
-const messageTarget = {
+const messageTarget = lazySchema(() => ({
   /** Counts among the messages that pass `role` and `contains`, from 0; negative counts from the end. */
-  index: z.number().int().optional(),
-  role: z.enum(['system', 'user', 'assistant', 'tool']).optional(),
+  index: zod.number().int().optional(),
+  role: zod.enum(['system', 'user', 'assistant', 'tool']).optional(),
   /** Text the message contains. */
-  contains: z.string().min(1).optional(),
-}
-const kind = z.literal('message')
+  contains: zod.string().min(1).optional(),
+}))
+const kind = lazySchema(() => zod.literal('message'))
 const namesMessage = [
   (v: { index?: number | undefined; contains?: string | undefined }) =>
     v.index !== undefined || v.contains !== undefined,
@@ -55,26 +56,30 @@ const namesMessage = [
  * @example
  * MessagePatchSchema.parse({ kind: 'message', op: 'substitute', role: 'user', index: 0, find: 'A17', replace: 'A18' })
  */
-export const MessagePatchSchema = z.discriminatedUnion(
-  'op',
-  [
-    z
-      .strictObject({ kind, op: z.literal('replace'), ...messageTarget, text: z.string(), ...when })
-      .refine(...namesMessage),
-    z
-      .strictObject({
-        kind,
-        op: z.literal('substitute'),
-        ...messageTarget,
-        find: z.string().min(1, 'nothing to find: `find` is empty'),
-        replace: z.string(),
-        all: z.boolean().optional(),
-        ...when,
-      })
-      .refine(...namesMessage),
-    z.strictObject({ kind, op: z.literal('delete'), ...messageTarget, ...when }).refine(...namesMessage),
-  ],
-  { error: () => 'unknown op: expected one of replace, substitute, delete' },
+export const MessagePatchSchema = lazySchema(() =>
+  zod.discriminatedUnion(
+    'op',
+    [
+      zod
+        .strictObject({ kind, op: zod.literal('replace'), ...messageTarget, text: zod.string(), ...when })
+        .refine(...namesMessage),
+      zod
+        .strictObject({
+          kind,
+          op: zod.literal('substitute'),
+          ...messageTarget,
+          find: zod.string().min(1, 'nothing to find: `find` is empty'),
+          replace: zod.string(),
+          all: zod.boolean().optional(),
+          ...when,
+        })
+        .refine(...namesMessage),
+      zod
+        .strictObject({ kind, op: zod.literal('delete'), ...messageTarget, ...when })
+        .refine(...namesMessage),
+    ],
+    { error: () => 'unknown op: expected one of replace, substitute, delete' },
+  ),
 )
 
 /**
@@ -83,14 +88,16 @@ export const MessagePatchSchema = z.discriminatedUnion(
  * @example
  * InjectMessagePatchSchema.parse({ kind: 'inject_message', role: 'user', text: 'Check the total first.', at: -1 })
  */
-export const InjectMessagePatchSchema = z.strictObject({
-  kind: z.literal('inject_message'),
-  role: z.enum(['user', 'assistant']),
-  text: z.string().min(1),
-  /** The new message's place: before the message now at this index; negative counts from the end. */
-  at: z.number().int().optional(),
-  ...when,
-})
+export const InjectMessagePatchSchema = lazySchema(() =>
+  zod.strictObject({
+    kind: zod.literal('inject_message'),
+    role: zod.enum(['user', 'assistant']),
+    text: zod.string().min(1),
+    /** The new message's place: before the message now at this index; negative counts from the end. */
+    at: zod.number().int().optional(),
+    ...when,
+  }),
+)
 
 /**
  * TEST-ONLY. A counterfactual tool result or error, in place of what the tool returned: "what would the
@@ -100,29 +107,31 @@ export const InjectMessagePatchSchema = z.strictObject({
  * @example
  * ToolResultPatchSchema.parse({ kind: 'tool_result', tool: 'get_order', error: 'upstream timeout' })
  */
-export const ToolResultPatchSchema = z
-  .strictObject({
-    kind: z.literal('tool_result'),
-    /** The tool whose results change (every one, or the `nth`). */
-    tool: z.string().min(1).optional(),
-    /** The one tool call whose result changes. */
-    callId: z.string().min(1).optional(),
-    /** Among the matching results, the one to change, from 0; negative counts from the end. */
-    nth: z.number().int().optional(),
-    /** The new result: text as is, any other JSON value as JSON text. */
-    result: JsonSchema.optional(),
-    /** The tool fails with this message instead. */
-    error: z.string().min(1).optional(),
-    ...when,
-  })
-  .refine((v) => v.tool !== undefined || v.callId !== undefined, {
-    message: 'name the result: give `tool`, `callId`, or both',
-    path: ['tool'],
-  })
-  .refine((v) => (v.result === undefined) !== (v.error === undefined), {
-    message: 'give exactly one of `result` (what the tool returns) and `error` (how it fails)',
-    path: ['result'],
-  })
+export const ToolResultPatchSchema = lazySchema(() =>
+  zod
+    .strictObject({
+      kind: zod.literal('tool_result'),
+      /** The tool whose results change (every one, or the `nth`). */
+      tool: zod.string().min(1).optional(),
+      /** The one tool call whose result changes. */
+      callId: zod.string().min(1).optional(),
+      /** Among the matching results, the one to change, from 0; negative counts from the end. */
+      nth: zod.number().int().optional(),
+      /** The new result: text as is, any other JSON value as JSON text. */
+      result: JsonSchema.optional(),
+      /** The tool fails with this message instead. */
+      error: zod.string().min(1).optional(),
+      ...when,
+    })
+    .refine((v) => v.tool !== undefined || v.callId !== undefined, {
+      message: 'name the result: give `tool`, `callId`, or both',
+      path: ['tool'],
+    })
+    .refine((v) => (v.result === undefined) !== (v.error === undefined), {
+      message: 'give exactly one of `result` (what the tool returns) and `error` (how it fails)',
+      path: ['result'],
+    }),
+)
 
 /**
  * One tool's input schema: replaced, or merged as a JSON Merge Patch (RFC 7386: `null` deletes a key).
@@ -130,13 +139,15 @@ export const ToolResultPatchSchema = z
  * @example
  * ToolSchemaPatchSchema.parse({ kind: 'tool_schema', tool: 'issue_refund', op: 'merge', parameters: { required: ['amount'] } })
  */
-export const ToolSchemaPatchSchema = z.strictObject({
-  kind: z.literal('tool_schema'),
-  tool: z.string().min(1),
-  op: z.enum(['replace', 'merge']),
-  parameters: JsonObjectSchema,
-  ...when,
-})
+export const ToolSchemaPatchSchema = lazySchema(() =>
+  zod.strictObject({
+    kind: zod.literal('tool_schema'),
+    tool: zod.string().min(1),
+    op: zod.enum(['replace', 'merge']),
+    parameters: JsonObjectSchema,
+    ...when,
+  }),
+)
 
 const nullable = <T extends z.ZodType>(s: T) => s.nullable().optional()
 
@@ -148,28 +159,30 @@ const nullable = <T extends z.ZodType>(s: T) => s.nullable().optional()
  * @example
  * ModelParamPatchSchema.parse({ kind: 'model_params', model: 'gpt-5', params: { temperature: 0, seed: null } })
  */
-export const ModelParamPatchSchema = z
-  .strictObject({
-    kind: z.literal('model_params'),
-    model: z.string().min(1).optional(),
-    params: z
-      .strictObject({
-        temperature: nullable(z.number()),
-        topP: nullable(z.number()),
-        maxTokens: nullable(z.number().int().positive()),
-        stop: nullable(z.array(z.string())),
-        seed: nullable(z.number().int()),
-        toolChoice: nullable(JsonSchema),
-        responseFormat: nullable(JsonSchema),
-        extra: z.record(z.string(), JsonSchema).optional(),
-      })
-      .optional(),
-    ...when,
-  })
-  .refine((v) => v.model !== undefined || v.params !== undefined, {
-    message: 'nothing to change: give `model`, `params`, or both',
-    path: ['model'],
-  })
+export const ModelParamPatchSchema = lazySchema(() =>
+  zod
+    .strictObject({
+      kind: zod.literal('model_params'),
+      model: zod.string().min(1).optional(),
+      params: zod
+        .strictObject({
+          temperature: nullable(zod.number()),
+          topP: nullable(zod.number()),
+          maxTokens: nullable(zod.number().int().positive()),
+          stop: nullable(zod.array(zod.string())),
+          seed: nullable(zod.number().int()),
+          toolChoice: nullable(JsonSchema),
+          responseFormat: nullable(JsonSchema),
+          extra: zod.record(zod.string(), JsonSchema).optional(),
+        })
+        .optional(),
+      ...when,
+    })
+    .refine((v) => v.model !== undefined || v.params !== undefined, {
+      message: 'nothing to change: give `model`, `params`, or both',
+      path: ['model'],
+    }),
+)
 
 /**
  * The single patches (every kind but `compose`).
@@ -177,22 +190,24 @@ export const ModelParamPatchSchema = z
  * @example
  * LeafPatchSchema.options.length // 7 kinds
  */
-export const LeafPatchSchema = z.discriminatedUnion(
-  'kind',
-  [
-    SystemPromptPatchSchema,
-    MessagePatchSchema,
-    InjectMessagePatchSchema,
-    ToolResultPatchSchema,
-    ToolDescriptionPatchSchema,
-    ToolSchemaPatchSchema,
-    ModelParamPatchSchema,
-  ],
-  {
-    error: () =>
-      'unknown patch kind: expected one of system_prompt, message, inject_message, tool_result, ' +
-      'tool_description, tool_schema, model_params, compose',
-  },
+export const LeafPatchSchema = lazySchema(() =>
+  zod.discriminatedUnion(
+    'kind',
+    [
+      SystemPromptPatchSchema,
+      MessagePatchSchema,
+      InjectMessagePatchSchema,
+      ToolResultPatchSchema,
+      ToolDescriptionPatchSchema,
+      ToolSchemaPatchSchema,
+      ModelParamPatchSchema,
+    ],
+    {
+      error: () =>
+        'unknown patch kind: expected one of system_prompt, message, inject_message, tool_result, ' +
+        'tool_description, tool_schema, model_params, compose',
+    },
+  ),
 )
 
 /**
@@ -202,10 +217,12 @@ export const LeafPatchSchema = z.discriminatedUnion(
  * @example
  * ComposePatchSchema.parse({ kind: 'compose', patches: [{ kind: 'model_params', model: 'gpt-5' }] })
  */
-export const ComposePatchSchema = z.strictObject({
-  kind: z.literal('compose'),
-  patches: z.array(LeafPatchSchema),
-})
+export const ComposePatchSchema = lazySchema(() =>
+  zod.strictObject({
+    kind: zod.literal('compose'),
+    patches: zod.array(LeafPatchSchema),
+  }),
+)
 
 /**
  * Any patch, as stored in a patch file, a fork and a fix proposal.
@@ -213,11 +230,13 @@ export const ComposePatchSchema = z.strictObject({
  * @example
  * PatchSchema.parse({ kind: 'system_prompt', op: 'append', text: 'Never refund more than the order total.' })
  */
-export const PatchSchema = z.discriminatedUnion('kind', [...LeafPatchSchema.options, ComposePatchSchema], {
-  error: () =>
-    'unknown patch kind: expected one of system_prompt, message, inject_message, tool_result, ' +
-    'tool_description, tool_schema, model_params, compose',
-})
+export const PatchSchema = lazySchema(() =>
+  zod.discriminatedUnion('kind', [...LeafPatchSchema.options, ComposePatchSchema], {
+    error: () =>
+      'unknown patch kind: expected one of system_prompt, message, inject_message, tool_result, ' +
+      'tool_description, tool_schema, model_params, compose',
+  }),
+)
 
 /** @example const p: SystemPromptPatch = { kind: 'system_prompt', op: 'append', text: 'Be brief.' } */
 export type SystemPromptPatch = z.infer<typeof SystemPromptPatchSchema>

@@ -1,4 +1,5 @@
-import { z } from 'zod'
+import type { z } from 'zod'
+import { lazySchema, zod } from '../lazy-zod.ts'
 
 /**
  * The edits a patch can make to a piece of text (a system prompt, a tool's description). Line edits
@@ -27,51 +28,55 @@ export const TEXT_EDIT_OPS = [
  * @example
  * PatchScopeSchema.parse({ systemContains: 'You are the Triage Agent' })
  */
-export const PatchScopeSchema = z
-  .strictObject({
-    /** The agent that sends the request (the `agent` of `applyPatch`'s context). */
-    agent: z.string().min(1).optional(),
-    /** Text the request's system prompt contains. */
-    systemContains: z.string().min(1).optional(),
-    /** The first step (index in `run.steps`) the patch applies to. */
-    fromStep: z.number().int().nonnegative().optional(),
-    /** The last step the patch applies to. */
-    toStep: z.number().int().nonnegative().optional(),
-  })
-  .refine((w) => Object.keys(w).length > 0, {
-    message: '`when` is empty: give agent, systemContains, fromStep or toStep, or leave `when` out',
-  })
+export const PatchScopeSchema = lazySchema(() =>
+  zod
+    .strictObject({
+      /** The agent that sends the request (the `agent` of `applyPatch`'s context). */
+      agent: zod.string().min(1).optional(),
+      /** Text the request's system prompt contains. */
+      systemContains: zod.string().min(1).optional(),
+      /** The first step (index in `run.steps`) the patch applies to. */
+      fromStep: zod.number().int().nonnegative().optional(),
+      /** The last step the patch applies to. */
+      toStep: zod.number().int().nonnegative().optional(),
+    })
+    .refine((w) => Object.keys(w).length > 0, {
+      message: '`when` is empty: give agent, systemContains, fromStep or toStep, or leave `when` out',
+    }),
+)
 
-const line = z
-  .string()
-  .refine(
-    (s) => s.trim() !== '',
-    'the line to match is empty: copy the whole line as it appears in the prompt',
-  )
+const line = lazySchema(() =>
+  zod
+    .string()
+    .refine(
+      (s) => s.trim() !== '',
+      'the line to match is empty: copy the whole line as it appears in the prompt',
+    ),
+)
 
 /**
  * The variants of a text edit for one patch kind: each carries the kind's literal and its own fields,
  * so the union of all patches discriminates on `kind`, then on `op`.
  *
  * @example
- * z.discriminatedUnion('op', textEditVariants('system_prompt', {}))
+ * zod.discriminatedUnion('op', textEditVariants('system_prompt', {}))
  */
 export function textEditVariants<const K extends string, S extends z.ZodRawShape>(kind: K, shape: S) {
-  const base = { kind: z.literal(kind), ...shape }
+  const base = { kind: zod.literal(kind), ...shape }
   const when = { when: PatchScopeSchema.optional() }
   return [
     /** The whole text becomes `text`. */
-    z.strictObject({ ...base, op: z.literal('replace'), text: z.string(), ...when }),
+    zod.strictObject({ ...base, op: zod.literal('replace'), text: zod.string(), ...when }),
     /** `text` becomes the last line(s). */
-    z.strictObject({ ...base, op: z.literal('append'), text: z.string().min(1), ...when }),
+    zod.strictObject({ ...base, op: zod.literal('append'), text: zod.string().min(1), ...when }),
     /** `text` becomes the first line(s). */
-    z.strictObject({ ...base, op: z.literal('prepend'), text: z.string().min(1), ...when }),
+    zod.strictObject({ ...base, op: zod.literal('prepend'), text: zod.string().min(1), ...when }),
     /** `text` goes in as new line(s) right after the line `after`, or right before the line `before`. */
-    z
+    zod
       .strictObject({
         ...base,
-        op: z.literal('insert'),
-        text: z.string().min(1),
+        op: zod.literal('insert'),
+        text: zod.string().min(1),
         after: line.optional(),
         before: line.optional(),
         ...when,
@@ -81,16 +86,16 @@ export function textEditVariants<const K extends string, S extends z.ZodRawShape
         path: ['after'],
       }),
     /** Every line reading `line` becomes `text`. */
-    z.strictObject({ ...base, op: z.literal('replace_line'), line, text: z.string(), ...when }),
+    zod.strictObject({ ...base, op: zod.literal('replace_line'), line, text: zod.string(), ...when }),
     /** Every line reading `line` goes. */
-    z.strictObject({ ...base, op: z.literal('delete_line'), line, ...when }),
+    zod.strictObject({ ...base, op: zod.literal('delete_line'), line, ...when }),
     /** Every occurrence of `find` becomes `replace` (only the first with `all: false`). */
-    z.strictObject({
+    zod.strictObject({
       ...base,
-      op: z.literal('substitute'),
-      find: z.string().min(1, 'nothing to find: `find` is empty'),
-      replace: z.string(),
-      all: z.boolean().optional(),
+      op: zod.literal('substitute'),
+      find: zod.string().min(1, 'nothing to find: `find` is empty'),
+      replace: zod.string(),
+      all: zod.boolean().optional(),
       ...when,
     }),
   ] as const
@@ -106,7 +111,7 @@ function anchors(v: object): number {
  * The error zod reports for an unknown `op`, listing the ops there are.
  *
  * @example
- * z.discriminatedUnion('op', textEditVariants('system_prompt', {}), unknownOp)
+ * zod.discriminatedUnion('op', textEditVariants('system_prompt', {}), unknownOp)
  */
 export const unknownOp = {
   error: () => `unknown op: expected one of ${TEXT_EDIT_OPS.join(', ')}`,

@@ -1,4 +1,5 @@
-import { z } from 'zod'
+import type { z } from 'zod'
+import { lazySchema, zod } from '../../lazy-zod.ts'
 import { InstantSchema } from '../schema/json.ts'
 import {
   CheckResultSchema,
@@ -39,84 +40,94 @@ export const CRASHLAB_EXTENSION = 'dev.crashlab'
 export const CRASHLAB_EXTENSION_SCHEMA = 1
 
 /** Root: the run-level fields with no AgentCase home. */
-export const RootExtensionSchema = z.strictObject({
-  schema: z.literal(CRASHLAB_EXTENSION_SCHEMA),
-  run: z.strictObject({
-    id: RunIdSchema,
-    tags: z.array(z.string()),
-    status: RunStatusSchema,
-    outcome: OutcomeSchema,
-    entryPoint: EntryPointSchema.nullable(),
-    endedAt: InstantSchema.nullable(),
-    usage: UsageTotalsSchema,
-    cost: CostSchema.nullable(),
-    gitSha: z.string().nullable(),
-    links: RunLinksSchema,
-    checks: z.array(CheckResultSchema),
-    findings: z.array(FindingSchema),
-    diagnosis: DiagnosisSchema.nullable(),
-    fixes: z.array(FixProposalSchema),
-    redaction: RedactionInfoSchema,
+export const RootExtensionSchema = lazySchema(() =>
+  zod.strictObject({
+    schema: zod.literal(CRASHLAB_EXTENSION_SCHEMA),
+    run: zod.strictObject({
+      id: RunIdSchema,
+      tags: zod.array(zod.string()),
+      status: RunStatusSchema,
+      outcome: OutcomeSchema,
+      entryPoint: EntryPointSchema.nullable(),
+      endedAt: InstantSchema.nullable(),
+      usage: UsageTotalsSchema,
+      cost: CostSchema.nullable(),
+      gitSha: zod.string().nullable(),
+      links: RunLinksSchema,
+      checks: zod.array(CheckResultSchema),
+      findings: zod.array(FindingSchema),
+      diagnosis: DiagnosisSchema.nullable(),
+      fixes: zod.array(FixProposalSchema),
+      redaction: RedactionInfoSchema,
+    }),
   }),
-})
+)
 
 /** On a model.request: the llm step minus its normalized request (the payload) and its response. */
-export const LlmStepExtensionSchema = z.strictObject({
-  type: z.literal('llm'),
-  endpoint: z.string(),
-  timing: TimingSchema,
-  /** Kept only when the step has the key, so that an absent `cost` stays absent. */
-  cost: CostSchema.nullable().optional(),
-  request: z.strictObject({
-    wire: WireRequestSchema,
-    requestHash: z.string(),
-    /** True when the payload's model, input, parameters and tools are the normalized request. */
-    normalized: z.boolean(),
+export const LlmStepExtensionSchema = lazySchema(() =>
+  zod.strictObject({
+    type: zod.literal('llm'),
+    endpoint: zod.string(),
+    timing: TimingSchema,
+    /** Kept only when the step has the key, so that an absent `cost` stays absent. */
+    cost: CostSchema.nullable().optional(),
+    request: zod.strictObject({
+      wire: WireRequestSchema,
+      requestHash: zod.string(),
+      /** True when the payload's model, input, parameters and tools are the normalized request. */
+      normalized: zod.boolean(),
+    }),
   }),
-})
+)
 
 /** On a tool.call: the tool step minus what the call and result payloads carry. */
-export const ToolStepExtensionSchema = z.strictObject({
-  type: z.literal('tool'),
-  timing: TimingSchema,
-  sideEffects: z.boolean(),
-  blocked: z.boolean().optional(),
-  /** False when the step had no call id and the payload's `call_id` was made up for the contract. */
-  callId: z.boolean(),
-})
+export const ToolStepExtensionSchema = lazySchema(() =>
+  zod.strictObject({
+    type: zod.literal('tool'),
+    timing: TimingSchema,
+    sideEffects: zod.boolean(),
+    blocked: zod.boolean().optional(),
+    /** False when the step had no call id and the payload's `call_id` was made up for the contract. */
+    callId: zod.boolean(),
+  }),
+)
 
 /** On a custom event: an http step, whose wire has no AgentCase field at all. */
-export const HttpStepExtensionSchema = z.strictObject({
-  type: z.literal('http'),
-  timing: TimingSchema,
-  request: WireRequestSchema,
-  response: WireResponseSchema.nullable(),
-})
+export const HttpStepExtensionSchema = lazySchema(() =>
+  zod.strictObject({
+    type: zod.literal('http'),
+    timing: TimingSchema,
+    request: WireRequestSchema,
+    response: WireResponseSchema.nullable(),
+  }),
+)
 
-export const StepExtensionSchema = z.discriminatedUnion('type', [
-  LlmStepExtensionSchema,
-  ToolStepExtensionSchema,
-  HttpStepExtensionSchema,
-])
+export const StepExtensionSchema = lazySchema(() =>
+  zod.discriminatedUnion('type', [LlmStepExtensionSchema, ToolStepExtensionSchema, HttpStepExtensionSchema]),
+)
 
 /** On a model.response: the wire response and the normalized fields the payload has no key for. */
-export const ResponseExtensionSchema = z.strictObject({
-  wire: WireResponseSchema,
-  incomplete: z.boolean(),
-  normalized: z.boolean(),
-  model: z.string().nullable().optional(),
-  requestId: z.string().nullable().optional(),
-})
+export const ResponseExtensionSchema = lazySchema(() =>
+  zod.strictObject({
+    wire: WireResponseSchema,
+    incomplete: zod.boolean(),
+    normalized: zod.boolean(),
+    model: zod.string().nullable().optional(),
+    requestId: zod.string().nullable().optional(),
+  }),
+)
 
 /** What any event may carry under the key. */
-export const EventExtensionSchema = z.strictObject({
-  step: StepExtensionSchema.optional(),
-  response: ResponseExtensionSchema.optional(),
-  /** On an exception: the step index whose `error` it is, or `run` for the run's error. */
-  errorOf: z.union([z.int().min(0), z.literal('run')]).optional(),
-  /** On events derived from others (retries): nothing to import. */
-  derived: z.literal('retry').optional(),
-})
+export const EventExtensionSchema = lazySchema(() =>
+  zod.strictObject({
+    step: StepExtensionSchema.optional(),
+    response: ResponseExtensionSchema.optional(),
+    /** On an exception: the step index whose `error` it is, or `run` for the run's error. */
+    errorOf: zod.union([zod.int().min(0), zod.literal('run')]).optional(),
+    /** On events derived from others (retries): nothing to import. */
+    derived: zod.literal('retry').optional(),
+  }),
+)
 
 export type RootExtension = z.infer<typeof RootExtensionSchema>
 export type LlmStepExtension = z.infer<typeof LlmStepExtensionSchema>

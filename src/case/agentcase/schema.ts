@@ -1,4 +1,5 @@
-import { z } from 'zod'
+import type { z } from 'zod'
+import { lazySchema, zod } from '../../lazy-zod.ts'
 import { JsonObjectSchema } from '../schema/json.ts'
 
 /**
@@ -42,63 +43,85 @@ export const AGENTCASE_MAX_BYTES = 16 * 1024 * 1024
  * Any UUID in its 8-4-4-4-12 hex text form. Version and variant bits are not checked: the reference
  * reader (Python's `uuid.UUID`) accepts every version, and a foreign writer may use any of them.
  */
-export const AgentCaseUuidSchema = z.guid({ message: 'expected a UUID (8-4-4-4-12 hex digits)' })
+export const AgentCaseUuidSchema = lazySchema(() =>
+  zod.guid({ message: 'expected a UUID (8-4-4-4-12 hex digits)' }),
+)
 
 /** RFC 3339 with a zone (`Z` or `±hh:mm`); a naive timestamp is ambiguous across machines and rejected. */
-export const AgentCaseTimestampSchema = z.iso.datetime({
-  offset: true,
-  message: 'expected an RFC 3339 timestamp with a zone, e.g. 2026-07-14T00:00:00Z',
-})
+export const AgentCaseTimestampSchema = lazySchema(() =>
+  zod.iso.datetime({
+    offset: true,
+    message: 'expected an RFC 3339 timestamp with a zone, e.g. 2026-07-14T00:00:00Z',
+  }),
+)
 
-const FreeObject = JsonObjectSchema
+const FreeObject = lazySchema(() => JsonObjectSchema)
 
-export const RuntimeSchema = z.strictObject({
-  implementation: z.string(),
-  /** Named for Python by the format; a TypeScript writer puts the Node version here. */
-  python_version: z.string(),
-})
+export const RuntimeSchema = lazySchema(() =>
+  zod.strictObject({
+    implementation: zod.string(),
+    /** Named for Python by the format; a TypeScript writer puts the Node version here. */
+    python_version: zod.string(),
+  }),
+)
 
-export const PlatformSchema = z.strictObject({ system: z.string(), release: z.string(), machine: z.string() })
+export const PlatformSchema = lazySchema(() =>
+  zod.strictObject({ system: zod.string(), release: zod.string(), machine: zod.string() }),
+)
 
-export const ProviderInfoSchema = z.strictObject({
-  provider_id: z.string(),
-  provider_version: z.string().nullable().optional(),
-})
+export const ProviderInfoSchema = lazySchema(() =>
+  zod.strictObject({
+    provider_id: zod.string(),
+    provider_version: zod.string().nullable().optional(),
+  }),
+)
 
-export const ModelInfoSchema = z.strictObject({ model_id: z.string(), configuration: FreeObject })
+export const ModelInfoSchema = lazySchema(() =>
+  zod.strictObject({ model_id: zod.string(), configuration: FreeObject }),
+)
 
-export const IntegrationInfoSchema = z.strictObject({
-  integration_id: z.string(),
-  integration_version: z.string().nullable().optional(),
-})
+export const IntegrationInfoSchema = lazySchema(() =>
+  zod.strictObject({
+    integration_id: zod.string(),
+    integration_version: zod.string().nullable().optional(),
+  }),
+)
 
-export const AgentCaseMetadataSchema = z.strictObject({
-  reproagent_version: z.string(),
-  runtime: RuntimeSchema,
-  platform: PlatformSchema,
-  provider: ProviderInfoSchema.nullable(),
-  model: ModelInfoSchema.nullable(),
-  integration: IntegrationInfoSchema.nullable(),
-  user_metadata: FreeObject,
-  extensions: FreeObject,
-})
+export const AgentCaseMetadataSchema = lazySchema(() =>
+  zod.strictObject({
+    reproagent_version: zod.string(),
+    runtime: RuntimeSchema,
+    platform: PlatformSchema,
+    provider: ProviderInfoSchema.nullable(),
+    model: ModelInfoSchema.nullable(),
+    integration: IntegrationInfoSchema.nullable(),
+    user_metadata: FreeObject,
+    extensions: FreeObject,
+  }),
+)
 
-export const EventTypeSchema = z.enum([
-  'execution.start',
-  'execution.end',
-  'message',
-  'model.request',
-  'model.response',
-  'tool.definition',
-  'tool.call',
-  'tool.result',
-  'exception',
-  'retry',
-  'custom',
-])
+export const EventTypeSchema = lazySchema(() =>
+  zod.enum([
+    'execution.start',
+    'execution.end',
+    'message',
+    'model.request',
+    'model.response',
+    'tool.definition',
+    'tool.call',
+    'tool.result',
+    'exception',
+    'retry',
+    'custom',
+  ]),
+)
 
-export const CaptureStatusSchema = z.enum(['captured', 'partial', 'failed', 'unsupported'])
-export const EventRedactionStatusSchema = z.enum(['none', 'redacted', 'partial', 'unknown'])
+export const CaptureStatusSchema = lazySchema(() =>
+  zod.enum(['captured', 'partial', 'failed', 'unsupported']),
+)
+export const EventRedactionStatusSchema = lazySchema(() =>
+  zod.enum(['none', 'redacted', 'partial', 'unknown']),
+)
 
 /**
  * One event: the envelope is strict, the payload and extensions are free JSON.
@@ -106,67 +129,68 @@ export const EventRedactionStatusSchema = z.enum(['none', 'redacted', 'partial',
  * @example
  * AgentCaseEventSchema.safeParse(c.events[0]).success // true
  */
-export const AgentCaseEventSchema = z.strictObject({
-  event_id: AgentCaseUuidSchema,
-  event_type: EventTypeSchema,
-  sequence: z.int().min(0),
-  timestamp: AgentCaseTimestampSchema,
-  parent_event_id: AgentCaseUuidSchema.nullable(),
-  payload: FreeObject,
-  capture_status: CaptureStatusSchema,
-  redaction_status: EventRedactionStatusSchema,
-  extensions: FreeObject,
-})
+export const AgentCaseEventSchema = lazySchema(() =>
+  zod.strictObject({
+    event_id: AgentCaseUuidSchema,
+    event_type: EventTypeSchema,
+    sequence: zod.int().min(0),
+    timestamp: AgentCaseTimestampSchema,
+    parent_event_id: AgentCaseUuidSchema.nullable(),
+    payload: FreeObject,
+    capture_status: CaptureStatusSchema,
+    redaction_status: EventRedactionStatusSchema,
+    extensions: FreeObject,
+  }),
+)
 
-export const AgentCaseOutcomeSchema = z.enum([
-  'success',
-  'failure',
-  'partial',
-  'cancelled',
-  'timeout',
-  'unknown',
-])
-export const AgentCaseCompletenessSchema = z.enum([
-  'complete',
-  'partial',
-  'degraded',
-  'interrupted',
-  'unsupported',
-])
+export const AgentCaseOutcomeSchema = lazySchema(() =>
+  zod.enum(['success', 'failure', 'partial', 'cancelled', 'timeout', 'unknown']),
+)
+export const AgentCaseCompletenessSchema = lazySchema(() =>
+  zod.enum(['complete', 'partial', 'degraded', 'interrupted', 'unsupported']),
+)
 
-export const AgentCaseRedactionRecordSchema = z.strictObject({
-  /** RFC 6901 JSON Pointer into the case. */
-  field_path: z.string(),
-  rule_id: z.string(),
-  replacement_marker: z.string(),
-  /** The format only knows irreversible redaction: the original is never kept anywhere. */
-  irreversible: z.literal(true),
-})
+export const AgentCaseRedactionRecordSchema = lazySchema(() =>
+  zod.strictObject({
+    /** RFC 6901 JSON Pointer into the case. */
+    field_path: zod.string(),
+    rule_id: zod.string(),
+    replacement_marker: zod.string(),
+    /** The format only knows irreversible redaction: the original is never kept anywhere. */
+    irreversible: zod.literal(true),
+  }),
+)
 
-export const AgentCaseRedactionSchema = z.strictObject({
-  status: EventRedactionStatusSchema,
-  records: z.array(AgentCaseRedactionRecordSchema),
-  warnings: z.array(z.string()),
-  potentially_sensitive_unredacted: z.boolean(),
-  extensions: FreeObject,
-})
+export const AgentCaseRedactionSchema = lazySchema(() =>
+  zod.strictObject({
+    status: EventRedactionStatusSchema,
+    records: zod.array(AgentCaseRedactionRecordSchema),
+    warnings: zod.array(zod.string()),
+    potentially_sensitive_unredacted: zod.boolean(),
+    extensions: FreeObject,
+  }),
+)
 
-export const ReplayModeSchema = z.enum(['mock', 'live', 'differential'])
-export const DeterminismGuaranteeSchema = z.enum(['deterministic', 'best_effort', 'none', 'unknown'])
+export const ReplayModeSchema = lazySchema(() => zod.enum(['mock', 'live', 'differential']))
+export const DeterminismGuaranteeSchema = lazySchema(() =>
+  zod.enum(['deterministic', 'best_effort', 'none', 'unknown']),
+)
 
-export const AgentCaseReplaySchema = z.strictObject({
-  mode: ReplayModeSchema,
-  source_case_id: AgentCaseUuidSchema,
-  replayed_at: AgentCaseTimestampSchema,
-  substitutions: z.array(z.strictObject({ target: z.string(), description: z.string() })),
-  changed_provider: z.string().nullable().optional(),
-  changed_model: z.string().nullable().optional(),
-  changed_configuration: FreeObject,
-  determinism_guarantee: DeterminismGuaranteeSchema,
-  unresolved_external_dependencies: z.array(z.string()),
-  live_side_effects_approved: z.boolean(),
-  extensions: FreeObject,
-})
+export const AgentCaseReplaySchema = lazySchema(() =>
+  zod.strictObject({
+    mode: ReplayModeSchema,
+    source_case_id: AgentCaseUuidSchema,
+    replayed_at: AgentCaseTimestampSchema,
+    substitutions: zod.array(zod.strictObject({ target: zod.string(), description: zod.string() })),
+    changed_provider: zod.string().nullable().optional(),
+    changed_model: zod.string().nullable().optional(),
+    changed_configuration: FreeObject,
+    determinism_guarantee: DeterminismGuaranteeSchema,
+    unresolved_external_dependencies: zod.array(zod.string()),
+    live_side_effects_approved: zod.boolean(),
+    extensions: FreeObject,
+  }),
+)
 
 /**
  * The root of an `.agentcase` file.
@@ -174,20 +198,22 @@ export const AgentCaseReplaySchema = z.strictObject({
  * @example
  * const result = AgentCaseSchema.safeParse(JSON.parse(text)) // shape only; prefer parseAgentCase(text)
  */
-export const AgentCaseSchema = z.strictObject({
-  format_name: z.literal(AGENTCASE_FORMAT_NAME),
-  format_version: z.enum(AGENTCASE_SUPPORTED_VERSIONS),
-  case_id: AgentCaseUuidSchema,
-  execution_id: AgentCaseUuidSchema,
-  created_at: AgentCaseTimestampSchema,
-  metadata: AgentCaseMetadataSchema,
-  events: z.array(AgentCaseEventSchema),
-  outcome: AgentCaseOutcomeSchema,
-  completeness: AgentCaseCompletenessSchema,
-  redaction: AgentCaseRedactionSchema,
-  replay: AgentCaseReplaySchema.nullable(),
-  extensions: FreeObject,
-})
+export const AgentCaseSchema = lazySchema(() =>
+  zod.strictObject({
+    format_name: zod.literal(AGENTCASE_FORMAT_NAME),
+    format_version: zod.enum(AGENTCASE_SUPPORTED_VERSIONS),
+    case_id: AgentCaseUuidSchema,
+    execution_id: AgentCaseUuidSchema,
+    created_at: AgentCaseTimestampSchema,
+    metadata: AgentCaseMetadataSchema,
+    events: zod.array(AgentCaseEventSchema),
+    outcome: AgentCaseOutcomeSchema,
+    completeness: AgentCaseCompletenessSchema,
+    redaction: AgentCaseRedactionSchema,
+    replay: AgentCaseReplaySchema.nullable(),
+    extensions: FreeObject,
+  }),
+)
 
 export type AgentCaseRuntime = z.infer<typeof RuntimeSchema>
 export type AgentCasePlatform = z.infer<typeof PlatformSchema>

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { lazySchema, zod } from '../../lazy-zod.ts'
 
 /** Any JSON value. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }
@@ -10,12 +10,15 @@ export type JsonObject = { [key: string]: JsonValue }
  * bodies a second time would double the load cost. Writes check it again in the canonical serializer,
  * which refuses what JSON cannot carry.
  */
-export const JsonSchema = z.custom<JsonValue>((v) => v !== undefined, { message: 'expected a JSON value' })
+export const JsonSchema = lazySchema(() =>
+  zod.custom<JsonValue>((v) => v !== undefined, { message: 'expected a JSON value' }),
+)
 
-export const JsonObjectSchema = z.custom<JsonObject>(
-  (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
-  { message: 'expected a JSON object' },
+export const JsonObjectSchema = lazySchema(() =>
+  zod.custom<JsonObject>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), {
+    message: 'expected a JSON object',
+  }),
 )
 
 /** An ISO 8601 / RFC 3339 instant with a zone, as `new Date().toISOString()` writes it. */
-export const InstantSchema = z.iso.datetime({ offset: true })
+export const InstantSchema = lazySchema(() => zod.iso.datetime({ offset: true }))

@@ -1,183 +1,212 @@
-import { z } from 'zod'
+import type { z } from 'zod'
+import { lazySchema, zod } from '../../lazy-zod.ts'
 import { InstantSchema, JsonObjectSchema, JsonSchema } from './json.ts'
 import { CostSchema, FindingSchema, StepErrorSchema, StepSchema } from './step.ts'
 
 /** A ULID: 26 Crockford base-32 characters, time-ordered. */
-export const RunIdSchema = z
-  .string()
-  .regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'expected a ULID (26 Crockford base-32 characters)')
+export const RunIdSchema = lazySchema(() =>
+  zod.string().regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'expected a ULID (26 Crockford base-32 characters)'),
+)
 
 /** How the run ended: `ok` returned, `error` threw, `incomplete` never ended (the process died, the stream was cut). */
-export const RunStatusSchema = z.enum(['ok', 'error', 'incomplete'])
+export const RunStatusSchema = lazySchema(() => zod.enum(['ok', 'error', 'incomplete']))
 /** What the oracles decided: `unknown` when none ran. */
-export const OutcomeSchema = z.enum(['pass', 'fail', 'unknown'])
+export const OutcomeSchema = lazySchema(() => zod.enum(['pass', 'fail', 'unknown']))
 /** How much of the run was captured, as AgentCase 0.1 defines it; independent of the outcome. */
-export const CompletenessSchema = z.enum(['complete', 'partial', 'degraded', 'interrupted', 'unsupported'])
+export const CompletenessSchema = lazySchema(() =>
+  zod.enum(['complete', 'partial', 'degraded', 'interrupted', 'unsupported']),
+)
 
 /** Where the run can be started again: an importable function, or a Vitest test. */
-export const EntryPointSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('module'), module: z.string(), export: z.string() }),
-  z.strictObject({ kind: z.literal('test'), file: z.string(), test: z.string() }),
-])
+export const EntryPointSchema = lazySchema(() =>
+  zod.discriminatedUnion('kind', [
+    zod.strictObject({ kind: zod.literal('module'), module: zod.string(), export: zod.string() }),
+    zod.strictObject({ kind: zod.literal('test'), file: zod.string(), test: zod.string() }),
+  ]),
+)
 
-export const UsageTotalsSchema = z.strictObject({
-  inputTokens: z.number().int().nonnegative(),
-  outputTokens: z.number().int().nonnegative(),
-  cachedTokens: z.number().int().nonnegative(),
-  reasoningTokens: z.number().int().nonnegative(),
-  llmCalls: z.number().int().nonnegative(),
-  toolCalls: z.number().int().nonnegative(),
-})
+export const UsageTotalsSchema = lazySchema(() =>
+  zod.strictObject({
+    inputTokens: zod.number().int().nonnegative(),
+    outputTokens: zod.number().int().nonnegative(),
+    cachedTokens: zod.number().int().nonnegative(),
+    reasoningTokens: zod.number().int().nonnegative(),
+    llmCalls: zod.number().int().nonnegative(),
+    toolCalls: zod.number().int().nonnegative(),
+  }),
+)
 
-export const RunLinksSchema = z.strictObject({
-  replayOf: RunIdSchema.optional(),
-  forkedFrom: RunIdSchema.optional(),
-  forkStep: z.number().int().nonnegative().optional(),
-  /** The patch a fork applied, as data (the patch issue defines its shape). */
-  patch: JsonSchema.optional(),
-})
+export const RunLinksSchema = lazySchema(() =>
+  zod.strictObject({
+    replayOf: RunIdSchema.optional(),
+    forkedFrom: RunIdSchema.optional(),
+    forkStep: zod.number().int().nonnegative().optional(),
+    /** The patch a fork applied, as data (the patch issue defines its shape). */
+    patch: JsonSchema.optional(),
+  }),
+)
 
 /** The result of one oracle. */
-export const CheckResultSchema = z.strictObject({
-  name: z.string(),
-  passed: z.boolean(),
-  message: z.string().optional(),
-})
+export const CheckResultSchema = lazySchema(() =>
+  zod.strictObject({
+    name: zod.string(),
+    passed: zod.boolean(),
+    message: zod.string().optional(),
+  }),
+)
 
-export const FailureLabelSchema = z.enum([
-  'TOOL_ERROR_MISHANDLED',
-  'BAD_TOOL_ARGUMENTS',
-  'WRONG_TOOL_SELECTION',
-  'STEP_REPETITION',
-  'TASK_SPEC_VIOLATION',
-  'EXTERNAL_FAILURE',
-  'NO_FAILURE',
-  'UNKNOWN',
-])
+export const FailureLabelSchema = lazySchema(() =>
+  zod.enum([
+    'TOOL_ERROR_MISHANDLED',
+    'BAD_TOOL_ARGUMENTS',
+    'WRONG_TOOL_SELECTION',
+    'STEP_REPETITION',
+    'TASK_SPEC_VIOLATION',
+    'EXTERNAL_FAILURE',
+    'NO_FAILURE',
+    'UNKNOWN',
+  ]),
+)
 
-export const DiagnosisSchema = z.strictObject({
-  label: FailureLabelSchema,
-  failingStep: z.number().int().nonnegative().nullable(),
-  rootCause: z.string(),
-  evidence: z.array(z.strictObject({ step: z.number().int().nonnegative(), quote: z.string() })),
-  /** `heuristic`, or the model that answered. */
-  by: z.string(),
-  createdAt: InstantSchema,
-})
+export const DiagnosisSchema = lazySchema(() =>
+  zod.strictObject({
+    label: FailureLabelSchema,
+    failingStep: zod.number().int().nonnegative().nullable(),
+    rootCause: zod.string(),
+    evidence: zod.array(zod.strictObject({ step: zod.number().int().nonnegative(), quote: zod.string() })),
+    /** `heuristic`, or the model that answered. */
+    by: zod.string(),
+    createdAt: InstantSchema,
+  }),
+)
 
 /** A verdict of `verify`: see docs/verify.md for the rules. */
-export const VerdictSchema = z.enum(['VERIFIED', 'LIKELY', 'INCONCLUSIVE', 'REJECTED'])
+export const VerdictSchema = lazySchema(() => zod.enum(['VERIFIED', 'LIKELY', 'INCONCLUSIVE', 'REJECTED']))
 
 /** How one trial of a verification ended: `errored` when it could not be judged (a 429 or 5xx, a divergence before the fork step). */
-export const TrialOutcomeSchema = z.enum(['pass', 'fail', 'errored'])
+export const TrialOutcomeSchema = lazySchema(() => zod.enum(['pass', 'fail', 'errored']))
 
 /** One arm of a verification (the patched forks, or the unpatched controls): counts and the Wilson 95 % interval of the pass rate. */
-export const ArmStatsSchema = z.strictObject({
-  /** Trials run, usable or not. */
-  trials: z.number().int().nonnegative(),
-  passed: z.number().int().nonnegative(),
-  failed: z.number().int().nonnegative(),
-  errored: z.number().int().nonnegative(),
-  /** passed / (passed + failed); null with no usable trial. */
-  passRate: z.number().min(0).max(1).nullable(),
-  /** The Wilson 95 % interval of the pass rate over the usable trials ([0, 1] with none). */
-  lower: z.number().min(0).max(1),
-  upper: z.number().min(0).max(1),
-  /** pass^k: the chance that k trials in a row all pass, estimated as C(passed, k) / C(usable, k); null with fewer than k usable trials. */
-  passHatK: z.number().min(0).max(1).nullable(),
-})
+export const ArmStatsSchema = lazySchema(() =>
+  zod.strictObject({
+    /** Trials run, usable or not. */
+    trials: zod.number().int().nonnegative(),
+    passed: zod.number().int().nonnegative(),
+    failed: zod.number().int().nonnegative(),
+    errored: zod.number().int().nonnegative(),
+    /** passed / (passed + failed); null with no usable trial. */
+    passRate: zod.number().min(0).max(1).nullable(),
+    /** The Wilson 95 % interval of the pass rate over the usable trials ([0, 1] with none). */
+    lower: zod.number().min(0).max(1),
+    upper: zod.number().min(0).max(1),
+    /** pass^k: the chance that k trials in a row all pass, estimated as C(passed, k) / C(usable, k); null with fewer than k usable trials. */
+    passHatK: zod.number().min(0).max(1).nullable(),
+  }),
+)
 
 /** One fork a verification ran. */
-export const TrialSchema = z.strictObject({
-  arm: z.enum(['patched', 'control', 'regress']),
-  /** The run the fork was made from: the verified run, or a past good run for `regress`. */
-  from: RunIdSchema,
-  /** The fork's id, when it was stored. */
-  runId: RunIdSchema.nullable(),
-  outcome: TrialOutcomeSchema,
-  /** Why it failed or errored, in one line. */
-  reason: z.string().optional(),
-  costUsd: z.number().nonnegative().nullable(),
-})
+export const TrialSchema = lazySchema(() =>
+  zod.strictObject({
+    arm: zod.enum(['patched', 'control', 'regress']),
+    /** The run the fork was made from: the verified run, or a past good run for `regress`. */
+    from: RunIdSchema,
+    /** The fork's id, when it was stored. */
+    runId: RunIdSchema.nullable(),
+    outcome: TrialOutcomeSchema,
+    /** Why it failed or errored, in one line. */
+    reason: zod.string().optional(),
+    costUsd: zod.number().nonnegative().nullable(),
+  }),
+)
 
 /** What `verify` concluded about one fix. */
-export const VerificationSchema = z.strictObject({
-  verdict: VerdictSchema,
-  /** The verdict's reason, in one sentence. */
-  reason: z.string(),
-  k: z.number().int().positive(),
-  /** The step the forks went live from. */
-  atStep: z.number().int().nonnegative(),
-  patched: ArmStatsSchema,
-  /** Null with `--no-control`. */
-  control: ArmStatsSchema.nullable(),
-  trials: z.array(TrialSchema),
-  /** The cost of every fork that could be priced, in USD. */
-  costUsd: z.number().nonnegative(),
-  /** Set when the run stopped early: `max-cost` when the cost stop was reached. */
-  stopped: z.enum(['max-cost']).nullable(),
-  createdAt: InstantSchema,
-})
+export const VerificationSchema = lazySchema(() =>
+  zod.strictObject({
+    verdict: VerdictSchema,
+    /** The verdict's reason, in one sentence. */
+    reason: zod.string(),
+    k: zod.number().int().positive(),
+    /** The step the forks went live from. */
+    atStep: zod.number().int().nonnegative(),
+    patched: ArmStatsSchema,
+    /** Null with `--no-control`. */
+    control: ArmStatsSchema.nullable(),
+    trials: zod.array(TrialSchema),
+    /** The cost of every fork that could be priced, in USD. */
+    costUsd: zod.number().nonnegative(),
+    /** Set when the run stopped early: `max-cost` when the cost stop was reached. */
+    stopped: zod.enum(['max-cost']).nullable(),
+    createdAt: InstantSchema,
+  }),
+)
 
-export const FixProposalSchema = z.strictObject({
-  id: z.string(),
-  rank: z.number().int().positive(),
-  patch: JsonSchema,
-  rationale: z.string(),
-  expectedEffect: z.string(),
-  /** The latest verification of this fix (`crashlab verify`). */
-  verification: VerificationSchema.optional(),
-})
+export const FixProposalSchema = lazySchema(() =>
+  zod.strictObject({
+    id: zod.string(),
+    rank: zod.number().int().positive(),
+    patch: JsonSchema,
+    rationale: zod.string(),
+    expectedEffect: zod.string(),
+    /** The latest verification of this fix (`crashlab verify`). */
+    verification: VerificationSchema.optional(),
+  }),
+)
 
 /** One redaction applied before writing: where (a JSON Pointer into the written document) and which rule. */
-export const RunRedactionRecordSchema = z.strictObject({
-  path: z.string(),
-  rule: z.string(),
-})
+export const RunRedactionRecordSchema = lazySchema(() =>
+  zod.strictObject({
+    path: zod.string(),
+    rule: zod.string(),
+  }),
+)
 
-export const RedactionInfoSchema = z.strictObject({
-  status: z.enum(['none', 'redacted', 'partial']),
-  records: z.array(RunRedactionRecordSchema),
-})
+export const RedactionInfoSchema = lazySchema(() =>
+  zod.strictObject({
+    status: zod.enum(['none', 'redacted', 'partial']),
+    records: zod.array(RunRedactionRecordSchema),
+  }),
+)
 
-export const RunSchema = z
-  .strictObject({
-    id: RunIdSchema,
-    name: z.string(),
-    tags: z.array(z.string()),
-    status: RunStatusSchema,
-    outcome: OutcomeSchema,
-    completeness: CompletenessSchema,
-    input: JsonSchema.nullable(),
-    output: JsonSchema.nullable(),
-    /** What the agent threw, when status is `error`. */
-    error: StepErrorSchema.nullable(),
-    entryPoint: EntryPointSchema.nullable(),
-    startedAt: InstantSchema,
-    endedAt: InstantSchema.nullable(),
-    usage: UsageTotalsSchema,
-    cost: CostSchema.nullable(),
-    gitSha: z.string().nullable(),
-    links: RunLinksSchema,
-    steps: z.array(StepSchema),
-    checks: z.array(CheckResultSchema),
-    findings: z.array(FindingSchema),
-    diagnosis: DiagnosisSchema.nullable(),
-    fixes: z.array(FixProposalSchema),
-    redaction: RedactionInfoSchema,
-    /** The user's own data about the run. */
-    metadata: JsonObjectSchema,
-  })
-  .superRefine(
-    (run, ctx) => {
-      // Runs even when other fields failed (see `when`), so one load reports every problem at once;
-      // the run may therefore be only partly valid here.
-      const steps: unknown = (run as { steps?: unknown }).steps
-      if (!Array.isArray(steps)) return
-      for (const issue of stepNumberingIssues(steps)) ctx.addIssue({ code: 'custom', ...issue })
-    },
-    { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
-  )
+export const RunSchema = lazySchema(() =>
+  zod
+    .strictObject({
+      id: RunIdSchema,
+      name: zod.string(),
+      tags: zod.array(zod.string()),
+      status: RunStatusSchema,
+      outcome: OutcomeSchema,
+      completeness: CompletenessSchema,
+      input: JsonSchema.nullable(),
+      output: JsonSchema.nullable(),
+      /** What the agent threw, when status is `error`. */
+      error: StepErrorSchema.nullable(),
+      entryPoint: EntryPointSchema.nullable(),
+      startedAt: InstantSchema,
+      endedAt: InstantSchema.nullable(),
+      usage: UsageTotalsSchema,
+      cost: CostSchema.nullable(),
+      gitSha: zod.string().nullable(),
+      links: RunLinksSchema,
+      steps: zod.array(StepSchema),
+      checks: zod.array(CheckResultSchema),
+      findings: zod.array(FindingSchema),
+      diagnosis: DiagnosisSchema.nullable(),
+      fixes: zod.array(FixProposalSchema),
+      redaction: RedactionInfoSchema,
+      /** The user's own data about the run. */
+      metadata: JsonObjectSchema,
+    })
+    .superRefine(
+      (run, ctx) => {
+        // Runs even when other fields failed (see `when`), so one load reports every problem at once;
+        // the run may therefore be only partly valid here.
+        const steps: unknown = (run as { steps?: unknown }).steps
+        if (!Array.isArray(steps)) return
+        for (const issue of stepNumberingIssues(steps)) ctx.addIssue({ code: 'custom', ...issue })
+      },
+      { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+    ),
+)
 
 /**
  * The cross-step rule of a run: step `i` says `index: i`. Checked on steps that may be only partly

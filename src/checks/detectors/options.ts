@@ -1,38 +1,43 @@
-import { z } from 'zod'
+import type { z } from 'zod'
 import { toValidationIssues } from '../../case/validation-issues.ts'
 import { CrashlabError, formatIssues } from '../../errors.ts'
+import { lazySchema, zod } from '../../lazy-zod.ts'
 
 /**
  * The settings of the runtime detectors. A project config nests this object under `checks`, and a test
  * passes it as `checks: {...}`, so it is plain JSON: numbers and booleans only, every field optional.
  */
 
-const positive = z.number().positive().finite()
-const positiveInt = z.number().int().positive()
+const positive = lazySchema(() => zod.number().positive().finite())
+const positiveInt = lazySchema(() => zod.number().int().positive())
 
-const RepetitionSchema = z
-  .strictObject({
-    /** Occurrences of the same call (or of a near-identical LLM request) that raise a `warn`. Default 3. */
-    threshold: positiveInt.min(2).optional(),
-    /** Occurrences that raise it to `critical`. Default 5 (never below `threshold`). */
-    critical: positiveInt.min(2).optional(),
-  })
-  .refine((r) => r.critical === undefined || r.critical >= (r.threshold ?? 3), {
-    message: 'critical must be at least threshold (default 3)',
-    path: ['critical'],
-  })
+const RepetitionSchema = lazySchema(() =>
+  zod
+    .strictObject({
+      /** Occurrences of the same call (or of a near-identical LLM request) that raise a `warn`. Default 3. */
+      threshold: positiveInt.min(2).optional(),
+      /** Occurrences that raise it to `critical`. Default 5 (never below `threshold`). */
+      critical: positiveInt.min(2).optional(),
+    })
+    .refine((r) => r.critical === undefined || r.critical >= (r.threshold ?? 3), {
+      message: 'critical must be at least threshold (default 3)',
+      path: ['critical'],
+    }),
+)
 
-const StreakSchema = z
-  .strictObject({
-    /** Consecutive failed tool results that raise a `warn`. Default 3. */
-    threshold: positiveInt.optional(),
-    /** Consecutive failed tool results that raise it to `critical`. Default 5 (never below `threshold`). */
-    critical: positiveInt.optional(),
-  })
-  .refine((r) => r.critical === undefined || r.critical >= (r.threshold ?? 3), {
-    message: 'critical must be at least threshold (default 3)',
-    path: ['critical'],
-  })
+const StreakSchema = lazySchema(() =>
+  zod
+    .strictObject({
+      /** Consecutive failed tool results that raise a `warn`. Default 3. */
+      threshold: positiveInt.optional(),
+      /** Consecutive failed tool results that raise it to `critical`. Default 5 (never below `threshold`). */
+      critical: positiveInt.optional(),
+    })
+    .refine((r) => r.critical === undefined || r.critical >= (r.threshold ?? 3), {
+      message: 'critical must be at least threshold (default 3)',
+      path: ['critical'],
+    }),
+)
 
 /**
  * The runtime detectors' options, as zod (strict: a misspelled field is an error, not a silent default).
@@ -59,22 +64,24 @@ const StreakSchema = z
  * @example
  * ChecksOptionsSchema.parse({ maxSteps: 20, maxCostUsd: 0.1, stepRepetition: { threshold: 4 } })
  */
-export const ChecksOptionsSchema = z.strictObject({
-  maxSteps: positiveInt.optional(),
-  maxLlmCalls: positiveInt.optional(),
-  maxToolCalls: positiveInt.optional(),
-  maxTokens: positiveInt.optional(),
-  maxCostUsd: positive.optional(),
-  maxSeconds: positive.optional(),
-  warnAt: z.number().gt(0).max(1).optional(),
-  /** Read by the circuit breaker, src/checks/runtime/circuit-breaker.ts. */
-  circuitBreaker: z.boolean().optional(),
-  stepRepetition: z.union([z.boolean(), RepetitionSchema]).optional(),
-  toolErrorStreak: z.union([z.boolean(), StreakSchema]).optional(),
-  badToolArgs: z.boolean().optional(),
-  suspiciousToolResult: z.boolean().optional(),
-  lengthCutoff: z.boolean().optional(),
-})
+export const ChecksOptionsSchema = lazySchema(() =>
+  zod.strictObject({
+    maxSteps: positiveInt.optional(),
+    maxLlmCalls: positiveInt.optional(),
+    maxToolCalls: positiveInt.optional(),
+    maxTokens: positiveInt.optional(),
+    maxCostUsd: positive.optional(),
+    maxSeconds: positive.optional(),
+    warnAt: zod.number().gt(0).max(1).optional(),
+    /** Read by the circuit breaker, src/checks/runtime/circuit-breaker.ts. */
+    circuitBreaker: zod.boolean().optional(),
+    stepRepetition: zod.union([zod.boolean(), RepetitionSchema]).optional(),
+    toolErrorStreak: zod.union([zod.boolean(), StreakSchema]).optional(),
+    badToolArgs: zod.boolean().optional(),
+    suspiciousToolResult: zod.boolean().optional(),
+    lengthCutoff: zod.boolean().optional(),
+  }),
+)
 
 /**
  * The runtime detectors' options (see `ChecksOptionsSchema` for the fields and their defaults).
@@ -135,6 +142,8 @@ export const CHECKS_DEFAULTS = Object.freeze({
  * resolveChecksOptions({ maxStep: 20 }) // throws: unknown option 'maxStep'
  */
 export function resolveChecksOptions(options: ChecksOptions = {}): ResolvedChecksOptions {
+  // No options, nothing to validate: every test runs this, and most give none (zod loads on first use).
+  if (isEmpty(options)) return resolved({})
   const parsed = ChecksOptionsSchema.safeParse(options)
   if (!parsed.success) {
     const issues = toValidationIssues(parsed.error.issues, {
@@ -145,7 +154,16 @@ export function resolveChecksOptions(options: ChecksOptions = {}): ResolvedCheck
       subject: 'checks',
     })
   }
-  const o = parsed.data
+  return resolved(parsed.data)
+}
+
+function isEmpty(options: unknown): boolean {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) return false
+  const proto = Object.getPrototypeOf(options)
+  return (proto === Object.prototype || proto === null) && Object.keys(options).length === 0
+}
+
+function resolved(o: ChecksOptions): ResolvedChecksOptions {
   const limits: ResolvedChecksOptions['limits'] = {}
   if (o.maxSteps !== undefined) limits.steps = o.maxSteps
   if (o.maxLlmCalls !== undefined) limits.llmCalls = o.maxLlmCalls

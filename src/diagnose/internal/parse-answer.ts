@@ -1,12 +1,17 @@
-import { z } from 'zod'
+import type { z } from 'zod'
 import { FailureLabelSchema } from '../../case/schema/run.ts'
+import { lazySchema, zod } from '../../lazy-zod.ts'
 
-const AnswerSchema = z.object({
-  label: FailureLabelSchema,
-  failing_step: z.number().int().nonnegative().nullable().optional(),
-  root_cause: z.string().min(1),
-  evidence: z.array(z.object({ step: z.number().int().nonnegative(), quote: z.string() })).default([]),
-})
+const AnswerSchema = lazySchema(() =>
+  zod.object({
+    label: FailureLabelSchema,
+    failing_step: zod.number().int().nonnegative().nullable().optional(),
+    root_cause: zod.string().min(1),
+    evidence: zod
+      .array(zod.object({ step: zod.number().int().nonnegative(), quote: zod.string() }))
+      .default([]),
+  }),
+)
 
 /** What the diagnoser answered, read leniently (the JSON may sit in a code fence or prose). */
 export type DiagnoserAnswer = z.infer<typeof AnswerSchema>

@@ -1,8 +1,9 @@
-import { z } from 'zod'
+import type { z } from 'zod'
 import { JsonSchema } from '../../case/schema/json.ts'
 import { FinishReasonSchema } from '../../case/schema/normalized.ts'
 import { toValidationIssues } from '../../case/validation-issues.ts'
 import { formatIssues } from '../../errors.ts'
+import { lazySchema, zod } from '../../lazy-zod.ts'
 import type { Fault, ScriptedFaultTurn, ScriptedReply, ScriptedTurn } from '../types.ts'
 
 /**
@@ -10,45 +11,48 @@ import type { Fault, ScriptedFaultTurn, ScriptedReply, ScriptedTurn } from '../t
  * otherwise serve an empty answer and the test would fail far from its cause. The types in `types.ts`
  * are written by hand for their JSDoc; the assertions at the bottom keep both in step.
  */
-const millis = z.number().finite().nonnegative()
+const millis = lazySchema(() => zod.number().finite().nonnegative())
 
-const FaultSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('rate_limit'), retryAfter: millis.optional() }),
-  z.strictObject({
-    type: z.literal('server_error'),
-    status: z.union([z.literal(500), z.literal(502), z.literal(503)]).optional(),
-  }),
-  z.strictObject({ type: z.literal('timeout'), afterMs: millis.optional() }),
-  z.strictObject({ type: z.literal('reset') }),
-  z.strictObject({ type: z.literal('cut_stream'), afterEvents: z.number().int().nonnegative() }),
-  z.strictObject({ type: z.literal('malformed_json') }),
-])
+const FaultSchema = lazySchema(() =>
+  zod.discriminatedUnion('type', [
+    zod.strictObject({ type: zod.literal('rate_limit'), retryAfter: millis.optional() }),
+    zod.strictObject({
+      type: zod.literal('server_error'),
+      status: zod.union([zod.literal(500), zod.literal(502), zod.literal(503)]).optional(),
+    }),
+    zod.strictObject({ type: zod.literal('timeout'), afterMs: millis.optional() }),
+    zod.strictObject({ type: zod.literal('reset') }),
+    zod.strictObject({ type: zod.literal('cut_stream'), afterEvents: zod.number().int().nonnegative() }),
+    zod.strictObject({ type: zod.literal('malformed_json') }),
+  ]),
+)
 
-const replyShape = {
-  text: z.string().optional(),
-  toolCalls: z
-    .array(z.strictObject({ name: z.string().min(1), args: JsonSchema, id: z.string().min(1).optional() }))
+const replyShape = lazySchema(() => ({
+  text: zod.string().optional(),
+  toolCalls: zod
+    .array(
+      zod.strictObject({ name: zod.string().min(1), args: JsonSchema, id: zod.string().min(1).optional() }),
+    )
     .optional(),
-  reasoning: z.string().optional(),
+  reasoning: zod.string().optional(),
   finishReason: FinishReasonSchema.optional(),
-  usage: z
+  usage: zod
     .strictObject({
-      inputTokens: z.number().int().nonnegative().optional(),
-      outputTokens: z.number().int().nonnegative().optional(),
-      cachedTokens: z.number().int().nonnegative().optional(),
-      reasoningTokens: z.number().int().nonnegative().optional(),
+      inputTokens: zod.number().int().nonnegative().optional(),
+      outputTokens: zod.number().int().nonnegative().optional(),
+      cachedTokens: zod.number().int().nonnegative().optional(),
+      reasoningTokens: zod.number().int().nonnegative().optional(),
     })
     .optional(),
-  model: z.string().min(1).optional(),
+  model: zod.string().min(1).optional(),
   delayMs: millis.optional(),
   chunkDelayMs: millis.optional(),
-  chunkSize: z.number().int().positive().optional(),
-}
+  chunkSize: zod.number().int().positive().optional(),
+}))
 
-const TurnSchema = z.union([
-  z.strictObject({ ...replyShape, fault: FaultSchema }),
-  z.strictObject(replyShape),
-])
+const TurnSchema = lazySchema(() =>
+  zod.union([zod.strictObject({ ...replyShape, fault: FaultSchema }), zod.strictObject(replyShape)]),
+)
 
 /**
  * Null when `turn` is a valid ScriptedTurn, else the problems, one per line, each with its path.
