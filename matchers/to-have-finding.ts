@@ -1,5 +1,5 @@
 import type { MatcherState, SyncMatcherResult } from 'vitest'
-import { CrashlabError, type Finding, type Severity, SeveritySchema } from '../src/internal.ts'
+import { CrashlabError, type Finding, SEVERITIES, type Severity } from '../src/internal.ts'
 import { asRunView, plural } from './internal/as-run-view.ts'
 
 /**
@@ -41,10 +41,10 @@ export function toHaveFinding(
     )
   }
   const minSeverity = options.minSeverity ?? 'info'
-  if (!SeveritySchema.options.includes(minSeverity)) {
+  if (!SEVERITIES.includes(minSeverity)) {
     throw new CrashlabError(
       'E_MATCHER_USAGE',
-      `toHaveFinding: minSeverity must be one of ${SeveritySchema.options.join(', ')}, got ${JSON.stringify(minSeverity)}.`,
+      `toHaveFinding: minSeverity must be one of ${SEVERITIES.join(', ')}, got ${JSON.stringify(minSeverity)}.`,
     )
   }
   const matching = run.findings.filter(

@@ -1,5 +1,5 @@
 import type { MatcherState, SyncMatcherResult } from 'vitest'
-import { CrashlabError, type Finding, type Severity, SeveritySchema } from '../src/internal.ts'
+import { CrashlabError, type Finding, SEVERITIES, type Severity } from '../src/internal.ts'
 import { asRunView, plural } from './internal/as-run-view.ts'
 
 /**
@@ -42,10 +42,10 @@ export function toPassChecks(
 ): SyncMatcherResult {
   const { run } = asRunView(received, 'toPassChecks')
   const minSeverity = options.minSeverity ?? 'error'
-  if (!SeveritySchema.options.includes(minSeverity)) {
+  if (!SEVERITIES.includes(minSeverity)) {
     throw new CrashlabError(
       'E_MATCHER_USAGE',
-      `toPassChecks: minSeverity must be one of ${SeveritySchema.options.join(', ')}, got ${JSON.stringify(minSeverity)}.`,
+      `toPassChecks: minSeverity must be one of ${SEVERITIES.join(', ')}, got ${JSON.stringify(minSeverity)}.`,
     )
   }
   const failed = run.checks.filter((c) => !c.passed)

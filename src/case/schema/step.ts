@@ -77,7 +77,10 @@ export const WireResponseSchema = lazySchema(() =>
 )
 
 /** What a runtime detector found. Evidence is verbatim quotes from the steps it names. */
-export const SeveritySchema = lazySchema(() => zod.enum(['info', 'warn', 'error', 'critical']))
+/** The severities of a finding, from the mildest. */
+export const SEVERITIES = ['info', 'warn', 'error', 'critical'] as const
+
+export const SeveritySchema = lazySchema(() => zod.enum(SEVERITIES))
 export const FindingSchema = lazySchema(() =>
   zod.strictObject({
     kind: zod.string(),

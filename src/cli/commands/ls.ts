@@ -1,6 +1,6 @@
 import { defineCommand } from 'citty'
 import pc from 'picocolors'
-import { SeveritySchema } from '../../case/schema/step.ts'
+import { SEVERITIES } from '../../case/schema/step.ts'
 import { formatUsd } from '../../cost/index.ts'
 import type { StoredRunSummary } from '../../store/index.ts'
 import { parsePositiveInt, parseSeverity, usageError } from '../internal/parse-options.ts'
@@ -20,7 +20,7 @@ export const ls = defineCommand({
     flagged: { type: 'boolean', description: 'only runs with a finding ≥ warn, a failed check, or an error' },
     'min-severity': {
       type: 'string',
-      description: `only runs with a finding at or above: ${SeveritySchema.options.join(', ')}`,
+      description: `only runs with a finding at or above: ${SEVERITIES.join(', ')}`,
       valueHint: 'severity',
     },
     tag: { type: 'string', description: 'only runs with this tag', valueHint: 'tag' },

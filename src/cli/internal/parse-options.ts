@@ -1,4 +1,4 @@
-import { type Severity, SeveritySchema } from '../../case/schema/step.ts'
+import { SEVERITIES, type Severity } from '../../case/schema/step.ts'
 import { usageError } from './usage-error.ts'
 
 export { usageError }
@@ -6,12 +6,9 @@ export { usageError }
 /** Reads a severity option; undefined when it was not given. */
 export function parseSeverity(value: string | undefined, option: string): Severity | undefined {
   if (value === undefined) return undefined
-  const parsed = SeveritySchema.safeParse(value)
-  if (!parsed.success)
-    throw usageError(
-      `${option} must be one of ${SeveritySchema.options.join(', ')}; got ${JSON.stringify(value)}`,
-    )
-  return parsed.data
+  if (!(SEVERITIES as readonly string[]).includes(value))
+    throw usageError(`${option} must be one of ${SEVERITIES.join(', ')}; got ${JSON.stringify(value)}`)
+  return value as Severity
 }
 
 /** Reads a USD amount ≥ 0; undefined when it was not given. */
