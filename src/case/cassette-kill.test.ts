@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { loadCassette } from './cassette-load.ts'
 import { serializeCassette } from './cassette-serialize.ts'
 import { writeCassette } from './cassette-write.ts'
-import { buildRealisticRun, cassetteOf } from './internal/test-runs.ts'
+import { buildRealisticRun, writtenCassetteOf } from './internal/test-runs.ts'
 
 /**
  * Atomic write under SIGKILL: a child process writes two different ~600 kB cassettes to one target in
@@ -44,7 +44,7 @@ afterAll(() => {
 })
 
 const runs = [buildRealisticRun({ steps: STEPS, seed: 1 }), buildRealisticRun({ steps: STEPS, seed: 2 })]
-const expected = runs.map((run) => serializeCassette(cassetteOf(run)))
+const expected = runs.map((run) => serializeCassette(writtenCassetteOf(run)))
 const sources = expected.map((text, k) => {
   const file = join(root, `expected-${k}.json`)
   writeFileSync(file, text)

@@ -8,7 +8,7 @@ import { loadCassette } from './cassette-load.ts'
 import { serializeCassette } from './cassette-serialize.ts'
 import { writeCassette } from './cassette-write.ts'
 import { failure } from './internal/test-failure.ts'
-import { buildRealisticRun, cassetteOf } from './internal/test-runs.ts'
+import { buildRealisticRun, writtenCassetteOf } from './internal/test-runs.ts'
 import type { Run } from './schema/run.ts'
 
 let dir: string
@@ -34,7 +34,7 @@ describe('writeCassette', () => {
     const run = sample()
     const path = join(dir, 'a', 'b', 'refund.cassette.json')
     const written = writeCassette(path, run)
-    expect(written).toEqual(cassetteOf(run))
+    expect(written).toEqual(writtenCassetteOf(run))
     expect(written.creator).toEqual({ name: 'crashlab', version: VERSION })
     expect(readFileSync(path, 'utf8')).toBe(serializeCassette(written))
     expect(loadCassette(path)).toEqual(written)

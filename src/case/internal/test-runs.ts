@@ -1,4 +1,6 @@
 import { VERSION } from '../../version.ts'
+import { sealOf } from '../cassette-seal.ts'
+import { serializeCassette } from '../cassette-serialize.ts'
 import { CASSETTE_FORMAT, CASSETTE_VERSION, type Cassette } from '../schema/cassette.ts'
 import type { JsonValue } from '../schema/json.ts'
 import type { Message, Part } from '../schema/normalized.ts'
@@ -222,6 +224,12 @@ export function cassetteOf(run: Run): Cassette {
     creator: { name: 'crashlab', version: VERSION },
     run,
   }
+}
+
+/** The cassette `writeCassette` writes for a valid run that needs no redaction: the envelope, sealed. */
+export function writtenCassetteOf(run: Run): Cassette {
+  const cassette = cassetteOf(run)
+  return { ...cassette, seal: sealOf(serializeCassette(cassette)) }
 }
 
 function partText(part: Part): string {

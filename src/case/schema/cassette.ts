@@ -16,6 +16,11 @@ export const CassetteSchema = lazySchema(() =>
     version: zod.literal(CASSETTE_VERSION),
     creator: CreatorSchema,
     run: RunSchema,
+    /** The SHA-256 of the file without this field, as written (src/case/cassette-seal.ts). */
+    seal: zod
+      .string()
+      .regex(/^sha256:[0-9a-f]{64}$/)
+      .optional(),
   }),
 )
 
