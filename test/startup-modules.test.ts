@@ -6,6 +6,8 @@ import {
   type ModuleTally,
   modulesOf,
   OUT,
+  ownBytes,
+  processModules,
   tallyModules,
   workerModules,
   writeSuite,
@@ -71,4 +73,15 @@ describe('modules loaded at start-up', () => {
     for (const pkg of LOADED_WHEN_USED)
       expect(tally.packages.get(pkg), `the worker loads ${pkg}`).toBeUndefined()
   }, 120_000)
+
+  it('crashlab ls of a store that exists reads its index alone: at most 100 KB of crashlab, no zod', () => {
+    const bin = join(dir, 'node_modules', 'crashlab', 'dist', 'src', 'cli', 'bin.js')
+    const env = { CRASHLAB_DIR: join(dir, '.crashlab-ls') }
+    processModules(dir, [bin, 'ls'], env) // creates the store
+    const urls = processModules(dir, [bin, 'ls'], env)
+    // 268 KB before: the full store, with cassette reading and writing and the redactor.
+    expect(ownBytes(urls)).toBeGreaterThan(10_000)
+    expect(ownBytes(urls)).toBeLessThanOrEqual(100_000)
+    expect(tallyModules(urls).packages.get('zod')).toBeUndefined()
+  }, 60_000)
 })

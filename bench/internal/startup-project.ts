@@ -5,8 +5,9 @@
  * repository's `node_modules` above. `npm run build` first.
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 export const ROOT = join(import.meta.dirname, '..', '..')
 /** Where the projects are written (ignored by git). */
@@ -182,16 +183,28 @@ export function tallyModules(urls: readonly string[], besides: ReadonlySet<strin
 
 /** The modules a Node process loads running `code` (an ES module) in `dir`. */
 export function modulesOf(dir: string, code: string): string[] {
+  return processModules(dir, ['--input-type=module', '-e', code])
+}
+
+/** The modules a Node process loads run with `args` (after the counting hook) in `dir`. */
+export function processModules(dir: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): string[] {
   const out = join(dir, `.modules-${process.pid}-${Math.random().toString(36).slice(2)}.txt`)
-  const r = spawnSync(process.execPath, ['--import', HOOK, '--input-type=module', '-e', code], {
+  const r = spawnSync(process.execPath, ['--import', HOOK, ...args], {
     cwd: dir,
     encoding: 'utf8',
-    env: { ...process.env, MODULE_COUNT_OUT: out },
+    env: { ...process.env, ...env, MODULE_COUNT_OUT: out },
   })
-  if (r.status !== 0) throw new Error(`node -e ${JSON.stringify(code)} failed in ${dir}:\n${r.stderr}`)
+  if (r.status !== 0) throw new Error(`node ${args.join(' ')} failed in ${dir}:\n${r.stderr}`)
   const urls = [...readModuleCounts(out).values()].flatMap((p) => p.urls)
   rmSync(out, { force: true })
   return urls
+}
+
+/** The bytes of crashlab's own files among loaded module URLs (the bundle's files under `dist/`). */
+export function ownBytes(urls: readonly string[]): number {
+  return urls
+    .filter((url) => /\/node_modules\/crashlab\/dist\//.test(url))
+    .reduce((sum, url) => sum + statSync(fileURLToPath(url)).size, 0)
 }
 
 /**

@@ -4,6 +4,7 @@
  * to it; the CLI (`crashlab ls`, `show`, `tag`) reads it.
  */
 export { load } from './load-run.ts'
+export { openRunIndex, type RunIndexReader } from './open-run-index.ts'
 export { openStore, resolveStoreDir } from './open-store.ts'
 export { LocalRunStore } from './run-store.ts'
 export type {

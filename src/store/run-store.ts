@@ -8,6 +8,7 @@ import { finalizeJournals } from './internal/finalize-journals.ts'
 import type { IndexDb } from './internal/index-db.ts'
 import { rowOf, summaryOf } from './internal/index-row.ts'
 import { JournalFile } from './internal/journal-file.ts'
+import { listRuns } from './internal/list-runs.ts'
 import { openIndex } from './internal/open-index.ts'
 import {
   ambiguousError,
@@ -117,16 +118,7 @@ export class LocalRunStore implements RunStore {
   }
 
   list(filter: ListFilter = {}): StoredRunSummary[] {
-    let wanted = filter
-    if (filter.session !== undefined) {
-      const session =
-        filter.session === 'last' ? this.index.tests.newestSession() : filter.session.toUpperCase()
-      if (!session) return []
-      wanted = { ...filter, session }
-    }
-    return this.index
-      .list(wanted)
-      .map((row) => summaryOf(row, row.tags_json, (rel) => resolve(this.dir, rel), row.test_json))
+    return listRuns(this.index, this.dir, filter)
   }
 
   indexTestSession(

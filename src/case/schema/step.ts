@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import { lazySchema, zod } from '../../lazy-zod.ts'
 import { InstantSchema, JsonSchema } from './json.ts'
 import { NormalizedRequestSchema, NormalizedResponseSchema } from './normalized.ts'
+import { SEVERITIES } from './severities.ts'
 
 /** When a step started and how long it took. */
 export const TimingSchema = lazySchema(() =>
@@ -77,9 +78,6 @@ export const WireResponseSchema = lazySchema(() =>
 )
 
 /** What a runtime detector found. Evidence is verbatim quotes from the steps it names. */
-/** The severities of a finding, from the mildest. */
-export const SEVERITIES = ['info', 'warn', 'error', 'critical'] as const
-
 export const SeveritySchema = lazySchema(() => zod.enum(SEVERITIES))
 export const FindingSchema = lazySchema(() =>
   zod.strictObject({
@@ -180,3 +178,5 @@ export type HttpStep = z.infer<typeof HttpStepSchema>
 export type ToolStep = z.infer<typeof ToolStepSchema>
 export type Step = z.infer<typeof StepSchema>
 export type StepType = Step['type']
+
+export { SEVERITIES }

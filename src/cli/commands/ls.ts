@@ -1,12 +1,13 @@
 import { defineCommand } from 'citty'
 import pc from 'picocolors'
-import { SEVERITIES } from '../../case/schema/step.ts'
-import { formatUsd } from '../../cost/index.ts'
+import { SEVERITIES } from '../../case/schema/severities.ts'
+import { formatUsd } from '../../cost/format-usd.ts'
 import type { StoredRunSummary } from '../../store/index.ts'
 import { parsePositiveInt, parseSeverity, usageError } from '../internal/parse-options.ts'
 import { reportError } from '../internal/report-error.ts'
+import { withRunIndex } from '../internal/run-index-args.ts'
 import { findingsText, outcomeText } from '../internal/run-text.ts'
-import { STORE_DIR_ARG, withStore } from '../internal/store-args.ts'
+import { STORE_DIR_ARG } from '../internal/store-dir-arg.ts'
 import { formatTable } from '../internal/table.ts'
 
 /**
@@ -50,7 +51,7 @@ export const ls = defineCommand({
         session,
         limit,
       }
-      await withStore(args.dir, (store) => {
+      await withRunIndex(args.dir, (store) => {
         if (args.sessions) {
           printSessions(store.sessions(), args.json === true)
           return

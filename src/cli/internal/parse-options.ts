@@ -1,4 +1,5 @@
-import { SEVERITIES, type Severity } from '../../case/schema/step.ts'
+import { SEVERITIES } from '../../case/schema/severities.ts'
+import type { Severity } from '../../case/schema/step.ts'
 import { usageError } from './usage-error.ts'
 
 export { usageError }

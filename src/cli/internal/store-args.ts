@@ -1,13 +1,7 @@
 import { openStore, type RunStore } from '../../store/index.ts'
+import { STORE_DIR_ARG } from './store-dir-arg.ts'
 
-/** The `--dir` option every store command takes. */
-export const STORE_DIR_ARG = {
-  dir: {
-    type: 'string',
-    description: "the run store (default: $CRASHLAB_DIR, the config file's store.dir, or ./.crashlab)",
-    valueHint: 'path',
-  },
-} as const
+export { STORE_DIR_ARG }
 
 /** Opens the store a command names (`--dir`), runs `fn`, and closes it, whatever happens. */
 export async function withStore<T>(

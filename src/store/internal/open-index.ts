@@ -12,26 +12,16 @@ import {
   writeFileSync,
 } from 'node:fs'
 import { join } from 'node:path'
-import type { DatabaseSync } from 'node:sqlite'
-import {
-  INDEX_APPLICATION_ID,
-  INDEX_VERSION,
-  IndexDb,
-  OLDEST_INDEX_VERSION,
-  openReadOnly,
-} from './index-db.ts'
-import { ROW_COLUMNS } from './index-row.ts'
+import { IndexDb } from './index-db.ts'
+import { type Found, probe } from './probe-index.ts'
 import { rebuildIndex } from './rebuild-index.ts'
-import { accessError, corruptError, isCorruption } from './store-errors.ts'
+import { accessError, corruptError } from './store-errors.ts'
 
 /** What `openIndex` opened: the index, and whether this process may only read the store. */
 export interface OpenedIndex {
   index: IndexDb
   readOnly: boolean
 }
-
-/** What an existing `index.db` turned out to be. */
-type Found = 'ours' | 'newer' | 'empty' | 'foreign'
 
 /**
  * Opens the index of the store in `dir`, preparing the folder first. Every way this can fail is a
@@ -141,39 +131,6 @@ function writable(path: string): boolean {
     return true
   } catch {
     return false
-  }
-}
-
-/** Reads the header of an existing index without writing to it. */
-function probe(path: string): Found {
-  let db: DatabaseSync | undefined
-  try {
-    db = openReadOnly(path)
-    const pragma = (name: string) => Number(Object.values(db!.prepare(`PRAGMA ${name}`).get() ?? {})[0])
-    const version = pragma('user_version')
-    const appId = pragma('application_id')
-    const tables = new Set(
-      (
-        db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").all() as Array<{ name: string }>
-      ).map((r) => r.name),
-    )
-    if (appId !== 0 && appId !== INDEX_APPLICATION_ID) return 'foreign'
-    // A header crashlab wrote but nothing else: the first open of a store died before its schema was in.
-    if (appId === 0 && version === 0 && tables.size === 0) return 'empty'
-    if (!tables.has('runs') || !tables.has('tags'))
-      return version > INDEX_VERSION && appId !== 0 ? 'newer' : 'foreign'
-    if (version > INDEX_VERSION) return 'newer'
-    // An older format of ours is upgraded when opened for writing (IndexDb.init).
-    if (version < OLDEST_INDEX_VERSION) return 'foreign'
-    const columns = new Set(
-      (db.prepare('PRAGMA table_info(runs)').all() as Array<{ name: string }>).map((r) => r.name),
-    )
-    return ROW_COLUMNS.every((c) => columns.has(c)) ? 'ours' : 'foreign'
-  } catch (error) {
-    if (isCorruption(error)) throw corruptError(path, (error as Error).message, error)
-    throw accessError(path, `the index cannot be opened (${(error as Error).message})`, error)
-  } finally {
-    if (db?.isOpen) db.close()
   }
 }
 
