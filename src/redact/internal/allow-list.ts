@@ -58,6 +58,7 @@ export const DEFAULT_ALLOW_KEYS: readonly string[] = [
 /** Pointer globs: `*` matches one token, `**` any number of tokens. */
 export const DEFAULT_ALLOW_POINTERS: readonly string[] = [
   '/run/id',
+  '/seal', // a cassette's seal, the SHA-256 of the rest of the file (src/case/cassette-seal.ts)
   '**/links/**', // ULIDs of related runs
   '**/audio/data', // base64 audio output
   '**/source/data', // Anthropic base64 image and document blocks
