@@ -1,5 +1,5 @@
-import pc from 'picocolors'
 import type { Severity } from '../case/schema/step.ts'
+import { pc } from '../colors.ts'
 import { formatUsd } from '../cost/format-usd.ts'
 import { formatDifferences } from './format-differences.ts'
 import type { AlignedStep, AlignmentStatus, RunDiff } from './run-diff.ts'

@@ -1,6 +1,6 @@
-import pc from 'picocolors'
 import type { Run } from '../case/schema/run.ts'
 import type { Severity } from '../case/schema/step.ts'
+import { pc } from '../colors.ts'
 import { formatUsd } from '../cost/format-usd.ts'
 import type { Redactor } from '../redact/index.ts'
 import { armText, type FixView, type ReportAttempt } from './internal/fix-views.ts'

@@ -1,5 +1,5 @@
 import { defineCommand } from 'citty'
-import pc from 'picocolors'
+import { pc } from '../../colors.ts'
 import { BENCH_AGENTS } from '../../diagnose-bench/agents/index.ts'
 import { type LabelledScore, loadLabelledSet, scoreLabelledSet } from '../../diagnose-bench/labelled-set.ts'
 import { type BenchReport, runBench } from '../../diagnose-bench/run-bench.ts'

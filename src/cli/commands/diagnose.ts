@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path'
 import { defineCommand } from 'citty'
-import pc from 'picocolors'
 import type { Diagnosis } from '../../case/schema/run.ts'
+import { pc } from '../../colors.ts'
 import { diagnose, diagnoserPrompt } from '../../diagnose/index.ts'
 import { renderTextReport } from '../../report/index.ts'
 import { openStore } from '../../store/index.ts'

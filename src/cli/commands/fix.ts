@@ -1,7 +1,7 @@
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import { defineCommand } from 'citty'
-import pc from 'picocolors'
 import type { Run, Verification } from '../../case/schema/run.ts'
+import { pc } from '../../colors.ts'
 import { diagnose } from '../../diagnose/index.ts'
 import type { requestAt } from '../../fix/prompt.ts'
 import type { ProposedFixes, ProposeFixesOptions } from '../../fix/propose-fixes.ts'

@@ -1,6 +1,6 @@
 import { defineCommand } from 'citty'
-import pc from 'picocolors'
 import { SEVERITIES } from '../../case/schema/severities.ts'
+import { pc } from '../../colors.ts'
 import { formatUsd } from '../../cost/format-usd.ts'
 import type { StoredRunSummary } from '../../store/index.ts'
 import { parsePositiveInt, parseSeverity, usageError } from '../internal/parse-options.ts'

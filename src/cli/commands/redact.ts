@@ -1,5 +1,5 @@
 import { defineCommand } from 'citty'
-import pc from 'picocolors'
+import { pc } from '../../colors.ts'
 import { type RedactFilesReport, redactFiles } from '../../redact-files/index.ts'
 import { configRedactor } from '../internal/config-redactor.ts'
 import { reportError } from '../internal/report-error.ts'

@@ -1,6 +1,6 @@
 import { defineCommand } from 'citty'
-import pc from 'picocolors'
 import type { FixProposal, Run } from '../../case/schema/run.ts'
+import { pc } from '../../colors.ts'
 import { formatUsd } from '../../cost/index.ts'
 import type { StoredRunSummary } from '../../store/index.ts'
 import { reportError } from '../internal/report-error.ts'

@@ -1,6 +1,6 @@
-import pc from 'picocolors'
 import type { Outcome, Verdict } from '../../case/schema/run.ts'
 import type { Severity } from '../../case/schema/step.ts'
+import { pc } from '../../colors.ts'
 
 const ORDER: readonly Severity[] = ['critical', 'error', 'warn', 'info']
 
