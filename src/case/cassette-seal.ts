@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto'
  * between `run` and `version`, near the end. No string holds a raw newline, so nothing else matches.
  */
 const SEAL_START = '\n  "seal": "'
+const VERSION_LINE = '\n  "version": '
 const SEAL_LINE = /^\n {2}"seal": "(sha256:[0-9a-f]{64})",\n {2}"version": /
 
 /**
@@ -26,6 +27,20 @@ export function sealOf(unsealedText: string): string {
 }
 
 /**
+ * The canonical text of a cassette, sealed: the seal line inserted where the serializer would write it
+ * (between `run` and `version`), without serializing the cassette a second time.
+ *
+ * @example
+ * sealText(serializeCassette(cassette)) // '…\n  "seal": "sha256:…",\n  "version": 1\n}\n'
+ */
+export function sealText(unsealedText: string): { text: string; seal: string } {
+  const at = unsealedText.lastIndexOf(VERSION_LINE)
+  if (at === -1) throw new Error('not a canonical cassette: no top-level "version" line')
+  const seal = sealOf(unsealedText)
+  return { text: `${unsealedText.slice(0, at)}${SEAL_START}${seal}",${unsealedText.slice(at)}`, seal }
+}
+
+/**
  * Whether `text` is a canonical cassette whose seal line matches the rest of it, byte for byte.
  *
  * @example
@@ -35,8 +50,11 @@ export function holdsSeal(text: string): boolean {
   const at = text.lastIndexOf(SEAL_START)
   const found = at === -1 ? null : SEAL_LINE.exec(text.slice(at, at + 120))
   if (!found) return false
-  // The line without its own newline-ending: what is left is the text as it was before sealing.
-  const line = found[0].length - '\n  "version": '.length
-  const unsealed = text.slice(0, at) + text.slice(at + line)
-  return sealOf(unsealed) === found[1]
+  // The line without its own newline-ending: what is left is the text as it was before sealing, hashed
+  // in two parts rather than copied into one string.
+  const line = found[0].length - VERSION_LINE.length
+  const hash = createHash('sha256')
+    .update(text.slice(0, at))
+    .update(text.slice(at + line))
+  return `sha256:${hash.digest('hex')}` === found[1]
 }

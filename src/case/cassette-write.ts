@@ -8,7 +8,7 @@ import { pruneCassetteBinaries, writeCassetteBinaries } from './cassette-binarie
 import { cassetteIssues } from './cassette-issues.ts'
 import { DEFAULT_MAX_CASSETTE_BYTES } from './cassette-parse.ts'
 import { toPlainJson } from './cassette-plain-json.ts'
-import { sealOf } from './cassette-seal.ts'
+import { sealText } from './cassette-seal.ts'
 import { serializeCassette } from './cassette-serialize.ts'
 import { CASSETTE_FORMAT, CASSETTE_VERSION, type Cassette, CassetteSchema } from './schema/cassette.ts'
 import type { RedactionInfo, Run, RunRedactionRecord } from './schema/run.ts'
@@ -124,8 +124,8 @@ export function prepareCassette(
   // Serialize what zod returned: it is exactly what was validated, and so exactly what a load returns.
   // Sealed, so that a load of these very bytes by this crashlab can skip the schema (cassette-seal.ts).
   const { seal: _stale, ...validated } = result.data
-  const cassette: Cassette = { ...validated, seal: sealOf(serializeCassette(validated)) }
-  const text = serializeCassette(cassette)
+  const { text, seal } = sealText(serializeCassette(validated))
+  const cassette: Cassette = { ...validated, seal }
   const size = Buffer.byteLength(text)
   if (size > DEFAULT_MAX_CASSETTE_BYTES) {
     // Written anyway (the run is what it is), but a replay would fail on it without a raised limit.
