@@ -44,6 +44,11 @@ try {
   const bytes = readFileSync(path)
   const text = bytes.toString('utf8')
   const parsed = JSON.parse(text)
+  // The same cassette without its seal (edited by hand, or written by another crashlab version): a load
+  // of it runs the schema. The sealed file above skips it (docs/cassette.md, "The seal").
+  const { seal: _seal, ...unsealedCassette } = parsed
+  const unsealed = serializeCassette(unsealedCassette)
+  const unsealedBytes = Buffer.from(unsealed)
   const compiled = z.compile(CassetteSchema)
   const counts = { llm: 0, tool: 0, http: 0, sse: 0 }
   for (const s of run.steps) {
@@ -79,6 +84,8 @@ try {
       { name: 'JSON.parse(bytes.toString("utf8"))', fn: () => JSON.parse(bytes.toString('utf8')) },
       { name: 'parseCassette(text)', fn: () => parseCassette(text) },
       { name: 'parseCassette(bytes)', fn: () => parseCassette(bytes) },
+      { name: 'parseCassette(unsealed text)', fn: () => parseCassette(unsealed) },
+      { name: 'parseCassette(unsealed bytes)', fn: () => parseCassette(unsealedBytes) },
       { name: 'CassetteSchema.safeParse(doc) alone', fn: () => CassetteSchema.safeParse(parsed) },
       { name: 'z.compile(CassetteSchema).safeParse(doc) (not used)', fn: () => compiled.safeParse(parsed) },
     ],
@@ -111,10 +118,17 @@ try {
     ['from disk', load.get('loadCassette(path)')! / load.get('JSON.parse(readFileSync(path, "utf8"))')!],
     ['from bytes', memory.get('parseCassette(bytes)')! / memory.get('JSON.parse(bytes.toString("utf8"))')!],
     ['from text', memory.get('parseCassette(text)')! / memory.get('JSON.parse(text)')!],
+    [
+      'unsealed bytes',
+      memory.get('parseCassette(unsealed bytes)')! / memory.get('JSON.parse(bytes.toString("utf8"))')!,
+    ],
+    ['unsealed text', memory.get('parseCassette(unsealed text)')! / memory.get('JSON.parse(text)')!],
   ] as const
-  console.log('\nload-and-validate / JSON.parse of the same input (goal ≤ 3×):')
+  console.log(
+    '\nload (sealed: the schema skipped; unsealed: validated) / JSON.parse of the same input (goal ≤ 3×):',
+  )
   for (const [what, r] of ratios)
-    console.log(`  ${what.padEnd(12)} ${r.toFixed(2)}× ${r <= 3 ? 'OK' : 'OVER'}`)
+    console.log(`  ${what.padEnd(14)} ${r.toFixed(2)}× ${r <= 3 ? 'OK' : 'OVER'}`)
 } finally {
   rmSync(dir, { recursive: true, force: true })
 }
