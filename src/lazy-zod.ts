@@ -7,23 +7,16 @@
  * The schema modules build each schema inside `lazySchema(() => ...)` with `zod` for the values and
  * `import type { z } from 'zod'` for the types. The first property read of a schema (`parse`,
  * `safeParse`, `shape`, ...) builds it, loading zod then. Loading is synchronous, so every schema keeps
- * its synchronous API: zod's ES module build is loaded with `require()` (Node ≥ 22.12 loads ES modules
- * that way), which gives the same module instance that `import 'zod'` gives the user's own code.
+ * its synchronous API: zod loads through `requireModule` (src/require-module.ts), the same module
+ * instance that `import 'zod'` gives the user's own code.
  */
-import { createRequire } from 'node:module'
-import { fileURLToPath } from 'node:url'
 import type * as ZodModule from 'zod'
+import { moduleRequired, requireModule } from './require-module.ts'
 
 type Zod = typeof ZodModule.z
 
-let loaded: Zod | undefined
-
 function loadZod(): Zod {
-  if (loaded === undefined) {
-    const require = createRequire(import.meta.url)
-    loaded = (require(fileURLToPath(import.meta.resolve('zod'))) as typeof ZodModule).z
-  }
-  return loaded
+  return requireModule<typeof ZodModule>('zod').z
 }
 
 /**
@@ -74,5 +67,5 @@ export function lazySchema<T extends object>(build: () => T): T {
  * zodLoaded() // false until a schema is first used
  */
 export function zodLoaded(): boolean {
-  return loaded !== undefined
+  return moduleRequired('zod')
 }

@@ -1,4 +1,4 @@
-import { bypass, HttpHandler, http, passthrough, type RequestHandler } from 'msw'
+import type { HttpHandler, RequestHandler } from 'msw'
 import { currentSession } from '../engine/context.ts'
 import { handleExchange } from '../engine/handle-exchange.ts'
 import { REFUSAL_HEADER, refusalResponse } from '../engine/refusal-response.ts'
@@ -7,6 +7,7 @@ import { CrashlabError } from '../errors.ts'
 import { type HostMatcher, hostMatcher } from './host-matcher.ts'
 import { hostEntry } from './internal/host-entry.ts'
 import { readModelShaped } from './internal/model-shaped.ts'
+import { msw } from './internal/msw-modules.ts'
 import { networkLedger } from './network-ledger.ts'
 import { type ReplayRule, replayRule } from './replay-network.ts'
 import type { InterceptorOptions } from './types.ts'
@@ -42,7 +43,7 @@ export function crashlabHandlers(options: InterceptorOptions = {}): RequestHandl
  * const ok = list.length >= 2 && list.slice(-2).every(isCrashlabHandler)
  */
 export function isCrashlabHandler(handler: unknown): boolean {
-  return handler instanceof HttpHandler && CRASHLAB in handler
+  return handler instanceof msw().HttpHandler && CRASHLAB in handler
 }
 
 const CRASHLAB = Symbol.for('crashlab.handler')
@@ -53,7 +54,7 @@ function mark(handler: HttpHandler): HttpHandler {
 
 function modelHostsHandler(intercepted: HostMatcher, rule: ReplayRule): HttpHandler {
   return mark(
-    http.all('*', async ({ request }) => {
+    msw().http.all('*', async ({ request }) => {
       const url = new URL(request.url)
       const session = currentSession()
       if (!intercepted(url)) {
@@ -65,8 +66,8 @@ function modelHostsHandler(intercepted: HostMatcher, rule: ReplayRule): HttpHand
         if (!(await readModelShaped(request))) return undefined
       }
       // Outside any Session: untouched, unless the replay rule covers such requests (replay mode).
-      if (!session) return (await outsideSession(rule, request, url)) ?? passthrough()
-      if (session.mode === 'passthrough') return passthrough()
+      if (!session) return (await outsideSession(rule, request, url)) ?? msw().passthrough()
+      if (session.mode === 'passthrough') return msw().passthrough()
       try {
         // crashlab's own refusals (a divergence, a halted run) come back as a refusal response that no
         // SDK retries; the Session keeps the error, which `finish()` throws.
@@ -87,7 +88,7 @@ function modelHostsHandler(intercepted: HostMatcher, rule: ReplayRule): HttpHand
 
 /** The call upstream while recording: out through MSW untouched, the body read raw (no compression). */
 function upstream(request: Request): Promise<Response> {
-  return fetch(bypass(request))
+  return fetch(msw().bypass(request))
 }
 
 function otherHostsGuard(
@@ -96,7 +97,7 @@ function otherHostsGuard(
   rule: ReplayRule,
 ): HttpHandler {
   return mark(
-    http.all('*', ({ request }) => {
+    msw().http.all('*', ({ request }) => {
       const url = new URL(request.url)
       if (intercepted(url)) return undefined
       const session = currentSession()

@@ -7,6 +7,7 @@ export { crashlabHandlers, isCrashlabHandler } from './crashlab-handlers.ts'
 export { guardReplaySockets } from './guard-replay-sockets.ts'
 export { DEFAULT_HOSTS } from './host-matcher.ts'
 export { REMOTE_ADDRESSES_ENV } from './internal/loopback.ts'
+export { preloadMsw } from './internal/msw-modules.ts'
 export {
   type LedgerMark,
   ledgerMark,

@@ -1,9 +1,5 @@
-import { FetchInterceptor } from '@mswjs/interceptors/fetch'
-import { HttpRequestInterceptor } from '@mswjs/interceptors/http'
-import { WebSocketInterceptor } from '@mswjs/interceptors/WebSocket'
-import { XMLHttpRequestInterceptor } from '@mswjs/interceptors/XMLHttpRequest'
 import type { RequestHandler } from 'msw'
-import { defineNetwork, InterceptorSource } from 'msw/experimental'
+import { mswExperimental, mswInterceptors } from './msw-modules.ts'
 
 /** What crashlab's interceptor needs of msw's network: start and stop. */
 export interface CrashlabNetwork {
@@ -23,6 +19,9 @@ export interface CrashlabNetwork {
  * network.listen()
  */
 export function crashlabNetwork(handlers: readonly RequestHandler[]): CrashlabNetwork {
+  const { defineNetwork, InterceptorSource } = mswExperimental()
+  const { FetchInterceptor, HttpRequestInterceptor, WebSocketInterceptor, XMLHttpRequestInterceptor } =
+    mswInterceptors()
   const network = defineNetwork({
     sources: [
       new InterceptorSource({

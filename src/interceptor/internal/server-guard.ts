@@ -1,5 +1,5 @@
-import { defaultNetworkOptions } from 'msw/node'
 import { CrashlabError } from '../../errors.ts'
+import { mswNode } from './msw-modules.ts'
 
 /**
  * Why this exists: every `setupServer()` of msw 3 (3.0.5, checked) feeds from ONE shared network
@@ -26,7 +26,7 @@ const CONFLICT_FIX =
   "msw 3 runs one server per process: a second `setupServer().listen()` silently disables the first. Run one server: either add crashlab's handlers to yours, `setupServer(...yourHandlers, ...crashlabHandlers())`, and do not start crashlab's own (the Vitest plugin's `interceptor: false`), or drop yours and let crashlab's interceptor run alone."
 
 function sharedSource(): SharedSource | undefined {
-  const source = defaultNetworkOptions.sources[0] as unknown as Partial<SharedSource> | undefined
+  const source = mswNode().defaultNetworkOptions.sources[0] as unknown as Partial<SharedSource> | undefined
   // An msw whose internals moved: no guard, rather than a crash of every test.
   if (typeof source?.on !== 'function' || typeof source.emitter?.listeners !== 'function') return undefined
   return source as SharedSource
