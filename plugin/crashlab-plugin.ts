@@ -13,7 +13,6 @@ import {
   type PriceOverride,
   packageModule,
   resolveMode,
-  resolveStoreDir,
   sessionTag,
   TASK_FILE_SUFFIX,
   validateConfig,
@@ -137,7 +136,9 @@ const SETUP_FILE = packageModule('plugin/setup.ts')
 export function crashlab(options: CrashlabPluginOptions = {}): Plugin {
   // Checked now, so that a function where a module path belongs fails when the config loads.
   serializeSessionOptions(options, process.cwd())
-  validateConfig({ checks: options.checks, prices: options.prices }, 'the crashlab() plugin options')
+  // Only what was given: the schema (and zod) loads when there is something to check.
+  if (options.checks !== undefined || options.prices !== undefined)
+    validateConfig({ checks: options.checks, prices: options.prices }, 'the crashlab() plugin options')
   if (
     options.keepSessions !== undefined &&
     !(Number.isInteger(options.keepSessions) && options.keepSessions >= 0)
@@ -254,6 +255,7 @@ async function addSessionProjects(
   },
 ): Promise<{ id: string; storeDir: string }> {
   const id = ulid()
+  const { resolveStoreDir } = await import('../src/on-demand.ts')
   const storeDir = await resolveStoreDir({
     cwd: options.root,
     ...(options.config !== undefined && { config: options.config }),

@@ -21,7 +21,6 @@ import {
   DEFAULT_HOSTS,
   FORK_ENV,
   fileCassetteStore,
-  forkRequestHook,
   guardReplaySockets,
   ledgerMark,
   ledgerSince,
@@ -29,9 +28,8 @@ import {
   loadConfig,
   markFailed,
   networkFileOf,
-  openStore,
-  parsePatch,
   planTest,
+  preloadMsw,
   prepareAgentRun,
   type RecordMode,
   type Run,
@@ -79,6 +77,9 @@ if (config.intercept) {
   // The plugin's `hosts` are more hosts, besides the model APIs crashlab knows (the interceptor's own
   // `hosts` option replaces its defaults; the plugin's adds to them, as its docs say).
   const hosts = config.hosts ? [...DEFAULT_HOSTS, ...config.hosts] : undefined
+  // msw is loaded when the interceptor starts (src/interceptor/internal/msw-modules.ts); loading it
+  // concurrently first is faster than the interceptor's synchronous load.
+  await preloadMsw()
   const interceptor = startInterceptor({ hosts, otherHosts: config.otherHosts, ...network })
   afterAll(() => interceptor.close())
 } else {
@@ -203,6 +204,7 @@ async function closeTest(state: TestState, task: Task): Promise<void> {
 }
 
 async function saveFailedRun(run: Run, session: { id: string; storeDir: string }): Promise<void> {
+  const { openStore } = await import('../src/on-demand.ts')
   const store = await openStore({ dir: session.storeDir })
   try {
     store.save(run, { tags: [sessionTag(session.id)], redactor })
@@ -231,10 +233,14 @@ function writeReplayed(out: string, run: Run, session: Session): void {
   writeCassette(out, failure ? markFailed(run, failure) : run, { redactor })
 }
 
+// A fork's Vitest child reads a patch and hooks its requests (below); other workers never load that code.
+const forking = process.env[FORK_ENV.at] === undefined ? undefined : await import('../src/on-demand.ts')
+
 /** The fork settings `crashlab fork` of an agentCase run hands the replayed test (FORK_ENV), if any. */
 function forkOverride(): TestOverride['fork'] {
   const at = process.env[FORK_ENV.at]
-  if (at === undefined) return undefined
+  if (at === undefined || forking === undefined) return undefined
+  const { parsePatch, forkRequestHook } = forking
   const patchFile = process.env[FORK_ENV.patch]
   const raw = patchFile ? (JSON.parse(readFileSync(patchFile, 'utf8')) as unknown) : null
   const patch = raw === null ? undefined : parsePatch(raw as object, patchFile)

@@ -1,15 +1,15 @@
 /**
  * Builds the package into dist/: one bundled ES module per entry (the package's exports, the CLI, and
- * the modules loaded by path) plus shared chunks, by esbuild; the type declarations by `tsc`, unbundled
+ * the modules loaded by path) plus shared chunks, by rolldown; the type declarations by `tsc`, unbundled
  * (TypeScript 7 has no compiler API for a declaration bundler). Dependencies stay imports: users share
  * them with their own code. No source maps (docs/architecture.md, "Packaging").
  *
  *   node scripts/build.ts          (what `npm run build` runs)
  */
 import { execFileSync } from 'node:child_process'
-import { chmodSync, existsSync, rmSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
-import { type BuildOptions, build, type Plugin } from 'esbuild'
+import { chmodSync, rmSync } from 'node:fs'
+import { isAbsolute, join } from 'node:path'
+import { type InputOptions, type OutputOptions, rolldown } from 'rolldown'
 
 const ROOT = join(import.meta.dirname, '..')
 const DIST = join(ROOT, 'dist')
@@ -39,48 +39,51 @@ const LIBRARY_ENTRIES = [
 const CLI_ENTRIES = ['src/cli/bin.ts']
 
 /** The one module imported for what it does when loaded: it registers the matchers with Vitest's `expect`. */
-const SIDE_EFFECTS = new Set([join(ROOT, 'matchers', 'index.ts')])
+const SIDE_EFFECTS = join(ROOT, 'matchers', 'index.ts')
 
-/**
- * Tells esbuild that crashlab's own modules do nothing when loaded but define things, so a module whose
- * exports an entry never uses is left out of that entry's files (the components' index files re-export a
- * lot). Kept here rather than as `sideEffects` in package.json, which would speak for dist/ to users'
- * bundlers too.
- */
-const ownModulesArePure: Plugin = {
-  name: 'own-modules-are-pure',
-  setup(b) {
-    b.onResolve({ filter: /^\.\.?\// }, (args) => {
-      const path = resolve(dirname(args.importer), args.path)
-      if (!path.endsWith('.ts') || !existsSync(path) || SIDE_EFFECTS.has(path)) return undefined
-      return { path, sideEffects: false }
-    })
-  },
-}
+/** An entry's output name: its source path without `.ts` (src/index.ts → dist/src/index.js). */
+const named = (entries: string[]): Record<string, string> =>
+  Object.fromEntries(entries.map((entry) => [entry.replace(/\.ts$/, ''), join(ROOT, entry)]))
+
+const inputOptions = {
+  cwd: ROOT,
+  platform: 'node',
+  // Dependencies stay imports (the user shares them); `node:` built-ins too.
+  external: (id: string) => !id.startsWith('.') && !isAbsolute(id),
+  // crashlab's own modules do nothing when loaded but define things, so a module whose exports an entry
+  // never uses is left out of that entry's files (the components' index files re-export a lot). Kept
+  // here rather than as `sideEffects` in package.json, which would speak for dist/ to users' bundlers too.
+  treeshake: { moduleSideEffects: (id: string, external: boolean) => external || id === SIDE_EFFECTS },
+  transform: { target: 'node22' },
+  logLevel: 'warn',
+} satisfies InputOptions
+
+const outputOptions = (chunks: string) =>
+  ({
+    dir: DIST,
+    format: 'esm',
+    entryFileNames: '[name].js',
+    chunkFileNames: `${chunks}/[name]-[hash].js`,
+    sourcemap: false,
+    // Readable output without the sources' comments (docs/architecture.md, "No source maps").
+    comments: { legal: false, annotation: true, jsdoc: false },
+  }) satisfies OutputOptions
 
 const started = performance.now()
 rmSync(DIST, { recursive: true, force: true })
-const common = {
-  absWorkingDir: ROOT,
-  outdir: DIST,
-  outbase: '.',
-  entryNames: '[dir]/[name]',
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node22',
-  packages: 'external',
-  sourcemap: false,
-  legalComments: 'none',
-  metafile: true,
-  logLevel: 'warning',
-  plugins: [ownModulesArePure],
-} satisfies BuildOptions
-const results = await Promise.all([
-  build({ ...common, entryPoints: LIBRARY_ENTRIES, chunkNames: 'chunks/[name]-[hash]' }),
-  build({ ...common, entryPoints: CLI_ENTRIES, chunkNames: 'src/cli/chunks/[name]-[hash]' }),
-])
+const results = await Promise.all(
+  [
+    { entries: LIBRARY_ENTRIES, chunks: 'chunks' },
+    { entries: CLI_ENTRIES, chunks: 'src/cli/chunks' },
+  ].map(async ({ entries, chunks }) => {
+    const bundle = await rolldown({ ...inputOptions, input: named(entries) })
+    try {
+      return (await bundle.write(outputOptions(chunks))).output
+    } finally {
+      await bundle.close()
+    }
+  }),
+)
 const bundled = performance.now()
 const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--emitDeclarationOnly'], {
@@ -88,8 +91,8 @@ execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--emitDeclara
   stdio: 'inherit',
 })
 chmodSync(join(DIST, 'src', 'cli', 'bin.js'), 0o755)
-const outputs = results.flatMap((r) => Object.values(r.metafile.outputs))
-const bytes = outputs.reduce((n, o) => n + o.bytes, 0)
+const outputs = results.flat()
+const bytes = outputs.reduce((n, o) => n + (o.type === 'chunk' ? Buffer.byteLength(o.code) : 0), 0)
 // On stderr: `npm pack --json` runs this (prepare) and its stdout must stay JSON.
 console.error(
   `dist/: ${outputs.length} bundled files (${(bytes / 1024).toFixed(0)} KiB) in ${(bundled - started).toFixed(0)} ms, declarations in ${(performance.now() - bundled).toFixed(0)} ms`,

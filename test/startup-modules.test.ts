@@ -7,6 +7,7 @@ import {
   modulesOf,
   OUT,
   ownBytes,
+  ownSourceModules,
   processModules,
   tallyModules,
   workerModules,
@@ -72,7 +73,26 @@ describe('modules loaded at start-up', () => {
     expect(tally.total).toBeLessThanOrEqual(150)
     for (const pkg of LOADED_WHEN_USED)
       expect(tally.packages.get(pkg), `the worker loads ${pkg}`).toBeUndefined()
+    // The components a trivial test never uses load with `import()` when used (src/on-demand.ts). Bundled
+    // by esbuild, whose chunks follow files rather than the imports used, the worker held 56 modules of
+    // them, and 783 KB of crashlab's code in all.
+    const modules = ownSourceModules(withPlugin)
+    expect(modules).toContain('src/interceptor/crashlab-handlers.ts')
+    expect(modules.filter((m) => /^src\/(diagnose|fix|verify|report|store|patches)\//.test(m))).toEqual([])
+    expect(ownBytes(withPlugin)).toBeLessThanOrEqual(550_000)
   }, 120_000)
+
+  it('the Vitest config process, which imports crashlab/vitest for the plugin, loads no msw and no zod', () => {
+    const urls = modulesOf(
+      dir,
+      "const { crashlab } = await import('crashlab/vitest'); crashlab({ cassetteDir: '__cassettes__' })",
+    )
+    const tally = tallyModules(urls, vitestOnly)
+    // Before: msw and its interceptors (40 modules, about 150 ms) and zod (the plugin options' schema).
+    expect(tally.own).toBeGreaterThan(0)
+    for (const pkg of ['msw', '@mswjs/interceptors', ...LOADED_WHEN_USED])
+      expect(tally.packages.get(pkg), `the config process loads ${pkg}`).toBeUndefined()
+  }, 60_000)
 
   it('crashlab ls of a store that exists reads its index alone: at most 100 KB of crashlab, no zod', () => {
     const bin = join(dir, 'node_modules', 'crashlab', 'dist', 'src', 'cli', 'bin.js')

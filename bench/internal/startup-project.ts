@@ -208,6 +208,21 @@ export function ownBytes(urls: readonly string[]): number {
 }
 
 /**
+ * The source modules of crashlab that the loaded files hold (`src/store/run-store.ts`, ...): the bundle
+ * marks where each module's code starts with a `// <source path>` line.
+ */
+export function ownSourceModules(urls: readonly string[]): string[] {
+  return urls
+    .filter((url) => /\/node_modules\/crashlab\/dist\//.test(url))
+    .flatMap((url) => [
+      ...readFileSync(fileURLToPath(url), 'utf8').matchAll(
+        /^\/\/ ((?:src|plugin|fixtures|matchers)\/\S+\.ts)$/gm,
+      ),
+    ])
+    .map((m) => m[1] as string)
+}
+
+/**
  * The modules one Vitest worker loads running a project's test files (the first worker process seen),
  * with the module hook in every process through `NODE_OPTIONS`.
  */

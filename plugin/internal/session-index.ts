@@ -3,13 +3,7 @@ import { isAbsolute, relative, sep } from 'node:path'
 import { ulid } from 'ulid'
 import type { TestModule } from 'vitest/node'
 import type { CrashlabTaskMeta } from '../../fixtures/index.ts'
-import {
-  DEFAULT_KEEP_SESSIONS,
-  loadConfig,
-  openStore,
-  resolveStoreDir,
-  type TestRunInput,
-} from '../../src/internal.ts'
+import { DEFAULT_KEEP_SESSIONS, loadConfig, type TestRunInput } from '../../src/internal.ts'
 
 /**
  * Where and how the runs of a Vitest session are indexed: the project root (test files are named
@@ -50,6 +44,7 @@ export async function indexSession(
     const found = await loadConfig({ cwd: options.root, file: options.config })
     const keep = options.keepSessions ?? found.config.store?.keepSessions ?? DEFAULT_KEEP_SESSIONS
     if (keep === 0) return undefined
+    const { openStore, resolveStoreDir } = await import('../../src/on-demand.ts')
     dir = await resolveStoreDir({
       cwd: options.root,
       ...(options.config !== undefined && { config: options.config }),

@@ -1,14 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import pc from 'picocolors'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
-import {
-  openStore,
-  type Run,
-  summarizeVerification,
-  type Trial,
-  type TrialMeta,
-  type Verification,
-} from '../../src/internal.ts'
+import type { Run, Trial, TrialMeta, Verification } from '../../src/internal.ts'
 
 /**
  * Options of `CrashlabVerifyReporter`.
@@ -59,6 +52,7 @@ export class CrashlabVerifyReporter implements Reporter {
       }
     }
     if (groups.size === 0) return
+    const { openStore, summarizeVerification } = await import('../../src/on-demand.ts')
     const shard = this.vitest?.config.shard
     const merging = Boolean(this.vitest?.config.mergeReports)
     const badge = pc.bgMagenta(pc.black(' crashlab verify '))
