@@ -17,9 +17,11 @@ const VITEST_BIN = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs')
 
 /**
  * What the suite's setup is: no setup file, a setup file starting a bare msw `setupServer` with one
- * handler, `plugins: [crashlab()]`, or the plugin with one `agentCase` replay per file.
+ * handler, the same with each file making the replayed suite's model request and msw's handler answering
+ * it (`msw-fetch`: what msw itself costs a file that makes one request), `plugins: [crashlab()]`, or the
+ * plugin with one `agentCase` replay per file.
  */
-export type SuiteVariant = 'none' | 'msw' | 'plugin' | 'plugin-replay'
+export type SuiteVariant = 'none' | 'msw' | 'msw-fetch' | 'plugin' | 'plugin-replay'
 
 /** A fresh project folder with the built package installed in it. */
 export function freshProject(name: string): string {
@@ -69,11 +71,41 @@ server.listen({ onUnhandledRequest: 'bypass' })
 afterAll(() => server.close())
 `
 
+/** The bare msw setup whose handler answers the replayed suite's model request, as the cassette does. */
+const MSW_FETCH_SETUP = `import { HttpResponse, http } from 'msw'
+import { setupServer } from 'msw/node'
+import { afterAll } from 'vitest'
+
+const server = setupServer(
+  http.post('*/v1/chat/completions', () =>
+    HttpResponse.json({ id: 'c1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'Hello!' }, finish_reason: 'stop' }] }),
+  ),
+)
+server.listen({ onUnhandledRequest: 'bypass' })
+afterAll(() => server.close())
+`
+
+const FETCHED = (i: number, baseUrl: string): string => `import { expect, test } from 'vitest'
+
+test('greets ${i}', async () => {
+  const res = await fetch('${baseUrl}/v1/chat/completions', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench' },
+    body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Say hello to user ${i}' }] }),
+  })
+  const body = await res.json()
+  expect(body.choices[0].message.content).toBe('Hello!')
+})
+`
+
 /** How `writeSuite` writes a suite, besides its setup. */
 export interface SuiteOptions {
   /** The project folder's name under bench/out/startup/. Default `suite-<variant>`. */
   name?: string
-  /** Where the replayed agent's model is (`plugin-replay`; record its cassettes with `CRASHLAB_RECORD=all`). */
+  /**
+   * Where the agent's model is (`plugin-replay`: record its cassettes with `CRASHLAB_RECORD=all`;
+   * `msw-fetch`: msw answers it, so any port fetch allows).
+   */
   baseUrl?: string
   /** Trivial test files import `crashlab/vitest` (and use nothing from it), as a file of agent tests does. */
   importPlugin?: boolean
@@ -81,22 +113,29 @@ export interface SuiteOptions {
 
 /** Writes a suite of `files` test files with the given setup; returns its folder. */
 export function writeSuite(variant: SuiteVariant, files: number, options: SuiteOptions = {}): string {
-  const { baseUrl = 'http://127.0.0.1:9', importPlugin = false } = options
+  const { baseUrl = 'http://127.0.0.1:8099', importPlugin = false } = options
   const dir = freshProject(options.name ?? `suite-${variant}`)
   const plugin = variant === 'plugin' || variant === 'plugin-replay'
   const config = [
     plugin ? "import { crashlab } from 'crashlab/vitest'\n" : '',
     'export default {\n',
     plugin ? '  plugins: [crashlab()],\n' : '',
-    `  test: { include: ['*.test.mjs']${variant === 'msw' ? ", setupFiles: ['./msw-setup.mjs']" : ''} },\n`,
+    `  test: { include: ['*.test.mjs']${variant.startsWith('msw') ? ", setupFiles: ['./msw-setup.mjs']" : ''} },\n`,
     '}\n',
   ].join('')
   writeFileSync(join(dir, 'vitest.config.mjs'), config)
   if (variant === 'msw') writeFileSync(join(dir, 'msw-setup.mjs'), MSW_SETUP)
+  if (variant === 'msw-fetch') writeFileSync(join(dir, 'msw-setup.mjs'), MSW_FETCH_SETUP)
   for (let i = 1; i <= files; i++) {
     const name = `t${String(i).padStart(2, '0')}.test.mjs`
     const trivial = `${importPlugin ? "import 'crashlab/vitest'\n" : ''}${TRIVIAL(i)}`
-    writeFileSync(join(dir, name), variant === 'plugin-replay' ? REPLAYED(i, baseUrl) : trivial)
+    const body =
+      variant === 'plugin-replay'
+        ? REPLAYED(i, baseUrl)
+        : variant === 'msw-fetch'
+          ? FETCHED(i, baseUrl)
+          : trivial
+    writeFileSync(join(dir, name), body)
   }
   return dir
 }
