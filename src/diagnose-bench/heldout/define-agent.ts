@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module'
+import type { ValidateFunction } from 'ajv'
 import type { JsonObject, JsonValue } from '../../case/schema/json.ts'
-import { validatorFor } from '../../checks/detectors/internal/bad-tool-args.ts'
 import { tool } from '../../engine/tool.ts'
 import type { Rng } from '../../testing/create-rng.ts'
 import { effectiveCalls } from '../agents/internal/effective-calls.ts'
@@ -56,6 +57,21 @@ export interface HeldoutAgentSpec {
   breakSchema(args: Record<string, unknown>): Record<string, unknown>
 }
 
+const require = createRequire(import.meta.url)
+const validators = new Map<string, ValidateFunction>()
+
+/** The tool's backend checks its arguments as a real service would, against the tool's JSON Schema (ajv). */
+function validatorOf(agent: string, def: ToolDef): ValidateFunction {
+  const key = `${agent}/${def.name}`
+  let validate = validators.get(key)
+  if (!validate) {
+    const { Ajv } = require('ajv') as typeof import('ajv')
+    validate = new Ajv({ strict: false, allErrors: true, logger: false }).compile(def.parameters)
+    validators.set(key, validate)
+  }
+  return validate
+}
+
 const LOOPS: Record<Wire, (options: LoopOptions) => Promise<string>> = {
   'openai-chat': chatRetryLoop,
   'openai-responses': responsesLoop,
@@ -79,8 +95,8 @@ export function defineHeldoutAgent(spec: HeldoutAgentSpec): HeldoutAgent {
     return def
   }
   const checkArgs = (name: string, args: Record<string, unknown>) => {
-    const validate = validatorFor(toolDef(name).parameters as JsonObject)
-    if (validate && !validate(args)) {
+    const validate = validatorOf(spec.name, toolDef(name))
+    if (!validate(args)) {
       const why = (validate.errors ?? [])
         .map((e) => `${e.instancePath || 'arguments'} ${e.message}`)
         .join('; ')
