@@ -74,7 +74,7 @@ function expectCulprit(agent: HeldoutAgent, e: HeldoutEpisode): void {
       break
     case 'hallucinated-id': {
       const [call] = callsOf(step)
-      const id = String((call?.args as Record<string, unknown>)[agent.idKey])
+      const id = String((call?.args as Record<string, unknown> | undefined)?.[agent.idKey])
       expect(id).toBe(agent.fabricateId(e.seed))
       // The id is in no earlier message, tool result or the request of the culprit call itself.
       expect(earlier.some((s) => JSON.stringify(s).includes(id))).toBe(false)

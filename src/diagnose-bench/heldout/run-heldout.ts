@@ -87,7 +87,9 @@ export async function runHeldoutBench(options: HeldoutBenchOptions): Promise<Hel
             answer = null
           }
           said[d.name] = answer
-          ;(scored[d.name] ??= []).push({ fault, truth: episode.truth, diagnosis: answer })
+          const list = scored[d.name] ?? []
+          list.push({ fault, truth: episode.truth, diagnosis: answer })
+          scored[d.name] = list
         }
         runs.push({
           agent: agent.name,
