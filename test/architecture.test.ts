@@ -248,3 +248,44 @@ describe('the public API', () => {
     expect(missing).toEqual([])
   })
 })
+
+describe('the held-out diagnoser set (src/diagnose-bench/heldout/)', () => {
+  const HELDOUT = 'src/diagnose-bench/heldout/'
+  /** Every file `start` reaches through relative imports, tests included, as repository paths. */
+  function reach(start: readonly string[]): Set<string> {
+    const seen = new Set<string>()
+    const queue = [...start]
+    while (queue.length > 0) {
+      const path = queue.pop() as string
+      if (seen.has(path)) continue
+      seen.add(path)
+      const text = readFileSync(join(ROOT, path), 'utf8')
+      for (const m of text.matchAll(/(?:\bfrom\s+|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g)) {
+        const target = relative(ROOT, resolve(dirname(join(ROOT, path)), m[1] as string))
+        if (existsSync(join(ROOT, target)) && target.endsWith('.ts')) queue.push(target)
+      }
+    }
+    return seen
+  }
+  const allTs = (dir: string): string[] =>
+    readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? allTs(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : [],
+    )
+
+  it('is never read by the heuristic, the fixer or their tests, directly or through another module', () => {
+    const roots = [...allTs('src/diagnose'), ...allTs('src/fix')]
+    expect(roots.filter((f) => f.endsWith('.test.ts')).length).toBeGreaterThan(3)
+    const reached = [...reach(roots)].filter((f) => f.startsWith(HELDOUT))
+    expect(reached).toEqual([])
+  })
+
+  it('is reached by the bench command, which reports it (the walk above does find it where it is imported)', () => {
+    const reached = [...reach(['src/cli/commands/bench.ts'])]
+    expect(reached).toContain(`${HELDOUT}faults.ts`)
+    expect(reached.filter((f) => f.startsWith(`${HELDOUT}agents/`)).length).toBeGreaterThanOrEqual(5)
+  })
+
+  it('is not re-exported by the bench index, which the heuristic tests could otherwise reach', () => {
+    expect([...reach(['src/diagnose-bench/index.ts'])].filter((f) => f.startsWith(HELDOUT))).toEqual([])
+  })
+})

@@ -1,6 +1,15 @@
 import { defineCommand } from 'citty'
 import { pc } from '../../colors.ts'
+import { diagnose } from '../../diagnose/diagnose.ts'
+import { heuristicDiagnosis } from '../../diagnose/heuristic.ts'
 import { BENCH_AGENTS } from '../../diagnose-bench/agents/index.ts'
+import { HELDOUT_AGENTS } from '../../diagnose-bench/heldout/agents/index.ts'
+import {
+  type HeldoutBenchReport,
+  type HeldoutDiagnoser,
+  runHeldoutBench,
+} from '../../diagnose-bench/heldout/run-heldout.ts'
+import { HELDOUT_FAULT_KINDS } from '../../diagnose-bench/heldout/types.ts'
 import { type LabelledScore, loadLabelledSet, scoreLabelledSet } from '../../diagnose-bench/labelled-set.ts'
 import { type BenchReport, runBench } from '../../diagnose-bench/run-bench.ts'
 import { formatShare, type ScoreCell } from '../../diagnose-bench/score.ts'
@@ -14,7 +23,8 @@ import { formatTable } from '../internal/table.ts'
  * into two demo agents and a held-out one on the scripted provider, several episodes per cell, and
  * scores the diagnosers' label and failing step with Wilson 95 % intervals. The LLM diagnoser, and the
  * verification of its fixes, run only when a model is configured. `--labelled <dir>` scores the
- * heuristic on a hand-labelled set instead.
+ * heuristic on a hand-labelled set instead. `--set heldout` runs the held-out set instead of the tuning
+ * sets (five agents in new domains, fifteen fault kinds, never tuned on), `--set all` both, apart.
  *
  * @example
  * // npx crashlab bench --episodes 3 --seed 1
@@ -23,7 +33,16 @@ import { formatTable } from '../internal/table.ts'
 export const benchCommand = defineCommand({
   meta: { name: 'bench', description: 'Score the diagnoser on injected faults, with Wilson intervals' },
   args: {
-    episodes: { type: 'string', description: 'episodes per agent × fault cell (default 3)', valueHint: 'n' },
+    set: {
+      type: 'string',
+      description: 'tuning (the demo agents, default), heldout (the held-out set, never tuned on) or all',
+      valueHint: 'name',
+    },
+    episodes: {
+      type: 'string',
+      description: 'episodes per agent × fault cell (default 3; held-out set: 2)',
+      valueHint: 'n',
+    },
     seed: { type: 'string', description: 'the first episode seed (default 1)', valueHint: 'n' },
     k: { type: 'string', description: 'trials per arm when fixes are verified (default 3)', valueHint: 'n' },
     model: {
@@ -43,12 +62,12 @@ export const benchCommand = defineCommand({
     },
     agent: {
       type: 'string',
-      description: `only these agents, comma-separated (${BENCH_AGENTS.map((a) => a.name).join(', ')})`,
+      description: `only these agents, comma-separated (${BENCH_AGENTS.map((a) => a.name).join(', ')}; held-out: ${HELDOUT_AGENTS.map((a) => a.name).join(', ')})`,
       valueHint: 'names',
     },
     fault: {
       type: 'string',
-      description: `only these cells, comma-separated (${FAULT_KINDS.join(', ')})`,
+      description: `only these cells, comma-separated (${FAULT_KINDS.join(', ')}; held-out: ${HELDOUT_FAULT_KINDS.join(', ')})`,
       valueHint: 'names',
     },
     labelled: {
@@ -69,18 +88,63 @@ export const benchCommand = defineCommand({
       if (args['api-key-env'] && process.env[keyVar] === undefined) {
         throw usageError(`--api-key-env ${keyVar}: that environment variable is not set`)
       }
-      const report = await runBench({
-        episodes: whole(args.episodes, '--episodes', 3, 1),
-        seed: whole(args.seed, '--seed', 1, 0),
-        k: whole(args.k, '--k', 3, 1),
-        agents: pickList(args.agent, '--agent', BENCH_AGENTS, (a) => a.name),
-        faults: pickList(args.fault, '--fault', FAULT_KINDS, (f) => f),
-        model: args.model,
-        baseUrl: args['base-url'] ?? process.env.CRASHLAB_DIAGNOSER_BASE_URL,
-        apiKey: process.env[keyVar],
-        onProgress: (line) => process.stderr.write(`${pc.dim(line)}\n`),
-      })
-      console.log(args.json ? JSON.stringify(report, null, 2) : formatBenchReport(report))
+      const set = args.set ?? 'tuning'
+      if (set !== 'tuning' && set !== 'heldout' && set !== 'all') {
+        throw usageError(`--set ${JSON.stringify(set)} is not one of tuning, heldout, all`)
+      }
+      if (set === 'all' && (args.agent !== undefined || args.fault !== undefined)) {
+        throw usageError(
+          '--agent and --fault pick from one set: pass --set tuning or --set heldout with them',
+        )
+      }
+      const seed = whole(args.seed, '--seed', 1, 0)
+      const progress = (line: string) => process.stderr.write(`${pc.dim(line)}\n`)
+      const model = args.model ?? process.env.CRASHLAB_DIAGNOSER_MODEL
+      const baseUrl = args['base-url'] ?? process.env.CRASHLAB_DIAGNOSER_BASE_URL
+      const apiKey = process.env[keyVar]
+      const tuning =
+        set === 'heldout'
+          ? undefined
+          : await runBench({
+              episodes: whole(args.episodes, '--episodes', 3, 1),
+              seed,
+              k: whole(args.k, '--k', 3, 1),
+              agents: pickList(args.agent, '--agent', BENCH_AGENTS, (a) => a.name),
+              faults: pickList(args.fault, '--fault', FAULT_KINDS, (f) => f),
+              model: args.model,
+              baseUrl,
+              apiKey,
+              onProgress: progress,
+            })
+      let heldout: HeldoutBenchReport | undefined
+      if (set !== 'tuning') {
+        const diagnosers: HeldoutDiagnoser[] = [
+          { name: 'heuristic', diagnose: (run) => heuristicDiagnosis(run) },
+        ]
+        if (model) {
+          diagnosers.push({
+            name: 'llm',
+            diagnose: (run) => diagnose(run, { model, baseUrl, apiKey, env: process.env, force: true }),
+          })
+        }
+        heldout = await runHeldoutBench({
+          diagnosers,
+          episodes: whole(args.episodes, '--episodes', 2, 1),
+          seed,
+          agents: pickList(args.agent, '--agent', HELDOUT_AGENTS, (a) => a.name),
+          faults: pickList(args.fault, '--fault', HELDOUT_FAULT_KINDS, (f) => f),
+          onProgress: progress,
+        })
+      }
+      if (args.json) {
+        const out = set === 'all' ? { tuning, heldout } : (tuning ?? heldout)
+        console.log(JSON.stringify(out, null, 2))
+        return
+      }
+      const parts: string[] = []
+      if (tuning) parts.push(formatBenchReport(tuning))
+      if (heldout) parts.push(formatHeldoutReport(heldout))
+      console.log(parts.join('\n\n'))
     } catch (err) {
       reportError(err)
     }
@@ -190,4 +254,51 @@ export function formatLabelledScore(score: LabelledScore, dir: string): string {
     '',
     formatTable(['true label', 'heuristic said'], rows),
   ].join('\n')
+}
+
+/**
+ * The held-out set's figures as the terminal shows them, apart from the tuning sets': per diagnoser,
+ * label accuracy, the exact culprit step and the culprit action's steps on failing runs, false alarms on
+ * clean and on recovered runs, recall per true label, then one row per fault kind; every figure with its
+ * Wilson 95 % interval.
+ *
+ * @example
+ * console.log(formatHeldoutReport(await runHeldoutBench({ diagnosers: [heuristic] })))
+ */
+export function formatHeldoutReport(report: HeldoutBenchReport): string {
+  const last = report.seed + report.episodes - 1
+  const seeds = report.episodes === 1 ? `seed ${report.seed}` : `seeds ${report.seed}–${last}`
+  const lines = [
+    pc.bold(
+      `Held-out set (never tuned on): ${report.agents.length} agents × ${report.faults.length} fault kinds × ${report.episodes} episodes (${seeds}) = ${report.runs.length} episodes`,
+    ),
+    `agents: ${report.agents.map((a) => `${a.name} (${a.wire})`).join(', ')}`,
+  ]
+  for (const [name, score] of Object.entries(report.scores)) {
+    lines.push(
+      '',
+      pc.bold(`${name} on the held-out set`),
+      formatTable(
+        ['measure', 'k/n rate [95% CI]'],
+        [
+          ['label accuracy', formatShare(score.label)],
+          ['exact culprit step (failing runs)', formatShare(score.exactStep)],
+          ['culprit action step (failing runs)', formatShare(score.actionStep)],
+          ['false alarms on clean runs', formatShare(score.falseAlarms.clean)],
+          ['false alarms on recovered runs', formatShare(score.falseAlarms.recovered)],
+          ...Object.entries(score.recall).map(([label, s]) => [`recall ${label}`, formatShare(s)]),
+        ],
+      ),
+      formatTable(
+        ['fault kind', 'label correct [95% CI]', 'exact step [95% CI]'],
+        score.perKind.map((k) => [k.fault, formatShare(k.label), formatShare(k.step)]),
+      ),
+    )
+  }
+  lines.push(
+    pc.dim(
+      'false alarm: a run with nothing wrong (clean, or recovered from a transient error) diagnosed as a failure. exact step: the culprit step itself; action step: the model call or the tool step that ran it. [a–b]: Wilson 95% interval, in %.',
+    ),
+  )
+  return lines.join('\n')
 }
