@@ -11,9 +11,10 @@ const EXPECTED = {
   'clean-refund': { label: 'NO_FAILURE', failingStep: null },
   // The model refunds 490 for an order of 49: the side-effect call at step 3 broke the rule.
   'policy-violation': { label: 'TASK_SPEC_VIOLATION', failingStep: 3 },
-  // A gateway's 502 page three times before the refund goes through: the provider failed first, at
-  // step 0; the repeated request is the agent's retry loop answering it.
-  'html-502-retry-loop': { label: 'EXTERNAL_FAILURE', failingStep: 0 },
+  // A gateway's 502 page three times before the refund goes through, and the oracle passes. It was
+  // EXTERNAL_FAILURE at step 0 until rule 1 (docs/diagnose.md): a run that returned with every check
+  // passing is NO_FAILURE, whatever it recovered from; the retry loop recovered.
+  'html-502-retry-loop': { label: 'NO_FAILURE', failingStep: null },
   // The gateway never recovers: five 502s until the circuit breaker stops the loop.
   'circuit-breaker': { label: 'EXTERNAL_FAILURE', failingStep: 0 },
   // The model sends the amount as the string "49": the model call at step 2 made the bad arguments.

@@ -2,6 +2,7 @@ import { providerFailure } from '../case/provider-failure.ts'
 import type { Diagnosis, FailureLabel, Run } from '../case/schema/run.ts'
 import type { Finding } from '../case/schema/step.ts'
 import { isFailedToolCall } from '../checks/failed-tool-call.ts'
+import { passingRunCause } from './internal/passing-run.ts'
 import { stepText } from './step-text.ts'
 import { type EvidenceQuote, verifyEvidence } from './verify-evidence.ts'
 
@@ -39,18 +40,22 @@ const BY_FINDING: ReadonlyArray<[string, FailureLabel]> = [
 ]
 
 /**
- * A diagnosis with no model: rules over the run's findings, checks and errors. The failing step and the
- * evidence come from the strongest finding (bad tool arguments, repetition, an error streak, a
- * suspicious result; a repetition of model calls the provider failed, a retry loop, is the provider's
- * `EXTERNAL_FAILURE`), else from a provider error (`EXTERNAL_FAILURE`), else from a failed check (the
- * last side-effect tool call, or the last tool call: `TASK_SPEC_VIOLATION`). A run with nothing wrong is
- * `NO_FAILURE`; anything else `UNKNOWN`. Every quote is a verbatim piece of the step it cites.
+ * A diagnosis with no model: rules over the run's outcome, findings, checks, errors and tool arguments.
+ * A run that returned and passed every check is `NO_FAILURE`, whatever it recovered from on the way.
+ * Otherwise the strongest finding (bad tool arguments, repetition, an error streak, a suspicious result;
+ * a repetition of model calls the provider failed, a retry loop, is the provider's `EXTERNAL_FAILURE`), else a provider
+ * error (`EXTERNAL_FAILURE`), else a failed check (the last side-effect tool call, or the last tool call:
+ * `TASK_SPEC_VIOLATION`). A run with nothing wrong is `NO_FAILURE`; anything else `UNKNOWN`. Every quote
+ * is a verbatim piece of the step it cites.
  *
  * @example
  * heuristicDiagnosis(run).label // 'BAD_TOOL_ARGUMENTS'
  */
 export function heuristicDiagnosis(run: Run, now: Date = new Date()): Diagnosis {
   const base = { by: 'heuristic', createdAt: now.toISOString() }
+  // The oracles are the judge: what a passing run went through on the way, it recovered from.
+  const passed = passingRunCause(run)
+  if (passed) return { ...base, label: 'NO_FAILURE', failingStep: null, rootCause: passed, evidence: [] }
   const serious = run.findings.filter((f) => RANK[f.severity] >= RANK.warn)
   for (const [kind, label] of BY_FINDING) {
     const finding = strongest(serious.filter((f) => f.kind === kind))
