@@ -2,6 +2,7 @@ import { providerFailure } from '../case/provider-failure.ts'
 import type { Diagnosis, FailureLabel, Run } from '../case/schema/run.ts'
 import type { Finding } from '../case/schema/step.ts'
 import { isFailedToolCall } from '../checks/failed-tool-call.ts'
+import { findHallucinatedId } from './internal/hallucinated-id.ts'
 import { passingRunCause } from './internal/passing-run.ts'
 import { stepText } from './step-text.ts'
 import { type EvidenceQuote, verifyEvidence } from './verify-evidence.ts'
@@ -42,8 +43,10 @@ const BY_FINDING: ReadonlyArray<[string, FailureLabel]> = [
 /**
  * A diagnosis with no model: rules over the run's outcome, findings, checks, errors and tool arguments.
  * A run that returned and passed every check is `NO_FAILURE`, whatever it recovered from on the way.
- * Otherwise the strongest finding (bad tool arguments, repetition, an error streak, a suspicious result;
- * a repetition of model calls the provider failed, a retry loop, is the provider's `EXTERNAL_FAILURE`), else a provider
+ * Otherwise a bad-arguments finding or a hallucinated id (an id-like argument that appears in no earlier
+ * message or tool result), whichever came first, is `BAD_TOOL_ARGUMENTS` at the model call that made it;
+ * then the strongest other finding (repetition, an error streak, a suspicious result; a repetition of
+ * model calls the provider failed, a retry loop, is the provider's `EXTERNAL_FAILURE`), else a provider
  * error (`EXTERNAL_FAILURE`), else a failed check (the last side-effect tool call, or the last tool call:
  * `TASK_SPEC_VIOLATION`). A run with nothing wrong is `NO_FAILURE`; anything else `UNKNOWN`. Every quote
  * is a verbatim piece of the step it cites.
@@ -57,6 +60,18 @@ export function heuristicDiagnosis(run: Run, now: Date = new Date()): Diagnosis 
   const passed = passingRunCause(run)
   if (passed) return { ...base, label: 'NO_FAILURE', failingStep: null, rootCause: passed, evidence: [] }
   const serious = run.findings.filter((f) => RANK[f.severity] >= RANK.warn)
+  const invented = findHallucinatedId(run)
+  const badArgs = strongest(serious.filter((f) => f.kind === 'bad_tool_args'))
+  // Both are bad arguments; the culprit is the model call that made the first of them.
+  if (invented && !(badArgs?.steps[0] !== undefined && badArgs.steps[0] < invented.step)) {
+    return {
+      ...base,
+      label: 'BAD_TOOL_ARGUMENTS',
+      failingStep: invented.step,
+      rootCause: `The model call at step ${invented.step} called ${invented.tool} with ${invented.key || 'the id'} ${JSON.stringify(invented.value)}, which appears in no earlier message or tool result: a hallucinated id.`,
+      evidence: verifyEvidence(run, [{ step: invented.step, quote: invented.quote }]),
+    }
+  }
   for (const [kind, label] of BY_FINDING) {
     const finding = strongest(serious.filter((f) => f.kind === kind))
     if (!finding) continue
