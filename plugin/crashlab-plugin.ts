@@ -8,10 +8,13 @@ import type {} from 'vitest/config'
 import type { RecordMode } from '../fixtures/index.ts'
 import {
   type ChecksOptions,
+  configStamp,
   EXPORTED_TAG,
   loadConfig,
+  mergeConfig,
   type PriceOverride,
   packageModule,
+  resolveChecksOptions,
   resolveMode,
   sessionTag,
   TASK_FILE_SUFFIX,
@@ -178,6 +181,9 @@ export function crashlab(options: CrashlabPluginOptions = {}): Plugin {
     async configureVitest({ project, vitest, injectTestProjects }) {
       // Read (and validated) now, so that a bad key stops the run before any test, naming the key.
       const file = await loadConfig({ cwd: project.config.root, file: options.config })
+      // The checks each worker layers (the file's under the plugin's), checked once here: a bad mix stops
+      // the run before any test, and a worker that finds the file unchanged trusts them (plugin/setup.ts).
+      resolveChecksOptions(mergeConfig(file.config, { checks: options.checks }).checks)
       // `--reporter` on the command line replaces the configured list: add ours back before Vitest builds them.
       const reporters = vitest.config.reporters as unknown[]
       if (!reporters.includes(reporter)) reporters.push(reporter)
@@ -224,7 +230,10 @@ export function crashlab(options: CrashlabPluginOptions = {}): Plugin {
       if (options.otherHosts !== undefined) provided.otherHosts = options.otherHosts
       const allowHosts = [...(file.config.allowHosts ?? []), ...(options.allowHosts ?? [])]
       if (allowHosts.length > 0) provided.allowHosts = allowHosts
-      if (file.path) provided.configPath = file.path
+      if (file.path) {
+        provided.configPath = file.path
+        provided.configStamp = configStamp(file.path)
+      }
       if (options.checks !== undefined) provided.checks = options.checks
       if (options.prices !== undefined) provided.prices = options.prices
       Object.assign(provided, serializeSessionOptions(options, project.config.root))

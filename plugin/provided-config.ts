@@ -22,6 +22,11 @@ export interface ProvidedCrashlabConfig extends ProvidedSessionOptions {
   intercept: boolean
   /** The project config file the plugin found and validated; each worker reads it again (hooks are functions). */
   configPath?: string
+  /**
+   * The file's `configStamp` when the plugin validated it, with the checks layered from it and the
+   * plugin's options: a worker that finds the file unchanged trusts both instead of loading the schema.
+   */
+  configStamp?: string
   /** The plugin's own `checks` and `prices` options, layered over the config file's in each worker. */
   checks?: ChecksOptions
   prices?: Record<string, PriceOverride>

@@ -18,6 +18,7 @@ import {
 import {
   type AgentRun,
   actionAfterRun,
+  configStamp,
   DEFAULT_HOSTS,
   FORK_ENV,
   fileCassetteStore,
@@ -27,6 +28,7 @@ import {
   loadCassette,
   loadConfig,
   markFailed,
+  mergeConfig,
   networkFileOf,
   planTest,
   preloadMsw,
@@ -41,6 +43,7 @@ import {
   startAgentRun,
   startInterceptor,
   type TestOverride,
+  trustChecksOptions,
   writeCassette,
 } from '../src/internal.ts'
 // Registers the crashlab matchers (toPassChecks, toMatchAgentCase, ...) in every worker.
@@ -93,7 +96,16 @@ if (config.intercept) {
 // (after the interceptor is up: a module may create an SDK client).
 // The project config file (checks, prices, redaction rules), read here the same way the CLI and
 // production capture read it; the plugin's own options are nearer, so they win.
-const fileConfig = config.configPath ? (await loadConfig({ file: config.configPath })).config : {}
+// Validated by the plugin already when it has not changed since (`configStamp`): then neither the file
+// nor the checks layered from it and the plugin's options load the schema (and zod) again here.
+const unchanged =
+  config.configPath === undefined ||
+  (config.configStamp !== undefined && configStamp(config.configPath) === config.configStamp)
+const fileConfig = config.configPath
+  ? (await loadConfig({ file: config.configPath, ...(unchanged && { validated: config.configStamp }) }))
+      .config
+  : {}
+if (unchanged) trustChecksOptions(mergeConfig(fileConfig, { checks: config.checks }).checks)
 const { redactor, matching } = await loadSessionOptions(config, fileConfig.redaction)
 // Where this worker's cassettes live (the plugin's `cassetteDir`): the one owner of cassette paths and files.
 const store = fileCassetteStore({ cassetteDir: config.cassetteDir, redactor })

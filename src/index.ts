@@ -165,6 +165,7 @@ export {
   viewRun,
 } from './checks/index.ts'
 export {
+  configStamp,
   type CrashlabConfig,
   defineConfig,
   type LoadConfigOptions,

@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs'
+import { rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -45,7 +45,7 @@ beforeAll(() => {
 }, 60_000)
 
 afterAll(() => {
-  for (const name of ['modules-test', 'worker-none', 'worker-plugin'])
+  for (const name of ['modules-test', 'worker-none', 'worker-plugin', 'worker-config'])
     rmSync(join(OUT, `${name}-${process.pid}`), { recursive: true, force: true })
 })
 
@@ -81,6 +81,41 @@ describe('modules loaded at start-up', () => {
     expect(modules.filter((m) => /^src\/(diagnose|fix|verify|report|store|patches)\//.test(m))).toEqual([])
     expect(ownBytes(withPlugin)).toBeLessThanOrEqual(550_000)
   }, 120_000)
+
+  it('a worker of a project with a crashlab.config.ts holding checks loads neither jiti nor zod for it', () => {
+    const project = writeSuite('plugin', 1, { name: `worker-config-${process.pid}`, importPlugin: true })
+    writeFileSync(
+      join(project, 'crashlab.config.ts'),
+      'const maxSteps: number = 10\nexport default { checks: { maxSteps, stepRepetition: { threshold: 4 } } }\n',
+    )
+    const tally = tallyModules(workerModules(project))
+    // Before: jiti and Babel compiled the file in every worker (about a second each), and zod (95
+    // modules) validated it and the checks layered from it, which the plugin had validated already.
+    expect(tally.own).toBeGreaterThan(0)
+    expect(tally.packages.get('jiti'), 'the worker loads jiti').toBeUndefined()
+    expect(tally.packages.get('zod'), 'the worker loads zod').toBeUndefined()
+    rmSync(project, { recursive: true, force: true })
+  }, 120_000)
+
+  it('Node loads a TypeScript config file itself, and jiti only one that Node cannot strip (an enum)', () => {
+    writeFileSync(
+      join(dir, 'plain.config.ts'),
+      'const n: number = 3\nexport default { checks: { maxSteps: n } }\n',
+    )
+    writeFileSync(
+      join(dir, 'enum.config.ts'),
+      'enum Limit { Steps = 3 }\nexport default { checks: { maxSteps: Limit.Steps } }\n',
+    )
+    const load = (file: string) =>
+      tallyModules(
+        modulesOf(
+          dir,
+          `const { loadConfig } = await import('crashlab'); const { config } = await loadConfig({ file: '${file}' }); if (config.checks?.maxSteps !== 3) throw new Error('wrong config')`,
+        ),
+      )
+    expect(load('plain.config.ts').packages.get('jiti')).toBeUndefined()
+    expect(load('enum.config.ts').packages.get('jiti')).toBeGreaterThan(0)
+  }, 60_000)
 
   it('the Vitest config process, which imports crashlab/vitest for the plugin, loads no msw and no zod', () => {
     const urls = modulesOf(

@@ -10,8 +10,10 @@ export {
   createDetectors,
   type Detectors,
   detectFindings,
+  isTrustedChecksOptions,
   type ResolvedChecksOptions,
   resolveChecksOptions,
+  trustChecksOptions,
 } from './detectors/index.ts'
 export { isErrorResult, isFailedToolCall, type ToolOutcome } from './failed-tool-call.ts'
 export { type AppliedOracles, applyOracles } from './oracles/apply-oracles.ts'

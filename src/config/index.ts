@@ -1,6 +1,12 @@
 export { defineConfig } from './define-config.ts'
 export { CONFIG_FILE_NAMES, findConfigFile } from './find-config.ts'
-export { type LoadConfigOptions, type LoadedConfig, loadConfig, validateConfig } from './load-config.ts'
+export {
+  configStamp,
+  type LoadConfigOptions,
+  type LoadedConfig,
+  loadConfig,
+  validateConfig,
+} from './load-config.ts'
 export { mergeConfig } from './merge-config.ts'
 export {
   type CrashlabConfig,

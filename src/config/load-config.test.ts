@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CrashlabError } from '../errors.ts'
 import { findConfigFile } from './find-config.ts'
-import { loadConfig, validateConfig } from './load-config.ts'
+import { configStamp, loadConfig, validateConfig } from './load-config.ts'
 
 let root: string
 beforeAll(() => {
@@ -108,6 +108,20 @@ export default {
     const missing = await loadError({ cwd: root, env: { CRASHLAB_CONFIG: 'nope.config.ts' } })
     expect(missing.code).toBe('E_CONFIG_LOAD')
     expect(missing.message).toMatch(/does not exist/)
+  })
+
+  it('trusts a file another process validated while its stamp holds, and validates it again once changed', async () => {
+    // An invalid file, so that a skipped validation shows: the plugin's process would have refused it.
+    const dir = project('stamped', 'export default { checks: { maxSteps: -1 } }\n')
+    const file = join(dir, 'crashlab.config.ts')
+    const stamp = configStamp(file)
+    const trusted = await loadConfig({ file, validated: stamp })
+    expect(trusted.config.checks).toEqual({ maxSteps: -1 })
+    // A load that asks for validation is not answered by the trusted load's cache entry.
+    expect((await loadError({ file })).code).toBe('E_CONFIG_INVALID')
+    writeFileSync(file, 'export default { checks: { maxSteps: -2, colour: 1 } }\n')
+    const changed = await loadError({ file, validated: stamp })
+    expect(changed.message).toMatch(/unknown key "colour"/)
   })
 
   it('reads a file again after it changed', async () => {

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs'
 import { basename, dirname, isAbsolute, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { toValidationIssues } from '../case/validation-issues.ts'
 import { CrashlabError, formatIssues } from '../errors.ts'
 import { findConfigFile } from './find-config.ts'
@@ -18,6 +19,12 @@ export interface LoadConfigOptions {
   file?: string | false
   /** Read for `CRASHLAB_CONFIG`. Default `process.env`. */
   env?: NodeJS.ProcessEnv
+  /**
+   * The file's `configStamp` when another process of this run has validated it (the Vitest plugin, for
+   * its workers): a file that still has this stamp is not validated again, so a worker loads no schema
+   * (and no zod) for it. A file changed since is validated as usual.
+   */
+  validated?: string
 }
 
 /**
@@ -35,7 +42,12 @@ export interface LoadedConfig {
 
 interface CacheEntry {
   stamp: string
+  /** What the file exports, as loaded. */
+  raw: unknown
+  /** The config as loaded: validated, unless trusted by its stamp (`validated`). */
   loaded: LoadedConfig
+  /** Whether `loaded` went through the schema here. */
+  checked: boolean
 }
 
 const cache = new Map<string, CacheEntry>()
@@ -58,11 +70,13 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   const path = options.file ? resolve(cwd, options.file) : findConfigFile(cwd, options.env)
   if (!path) return { path: null, config: {} }
   const stamp = stampOf(path)
+  const trusted = options.validated === stamp
   const hit = cache.get(path)
-  if (hit && hit.stamp === stamp) return hit.loaded
-  const raw = await importConfig(path)
-  const loaded = { path, config: validateConfig(raw, path) }
-  cache.set(path, { stamp, loaded })
+  if (hit && hit.stamp === stamp && (hit.checked || trusted)) return hit.loaded
+  const raw = hit && hit.stamp === stamp ? hit.raw : await importConfig(path, stamp)
+  const config = trusted ? withAbsoluteStore(raw as CrashlabConfig, path) : validateConfig(raw, path)
+  const loaded = { path, config }
+  cache.set(path, { stamp, raw, loaded, checked: !trusted })
   return loaded
 }
 
@@ -88,20 +102,22 @@ export function validateConfig(value: unknown, where: string): CrashlabConfig {
   }
   // The parsed value has the schema's defaults filled in; keep what the user wrote, so that merging
   // layers lets a nearer layer's explicit setting win over a farther one's, and never a default.
-  const config = value as CrashlabConfig
+  return withAbsoluteStore(value as CrashlabConfig, where)
+}
+
+/** The config with `store.dir` made absolute against the folder of the file it came from. */
+function withAbsoluteStore(config: CrashlabConfig, where: string): CrashlabConfig {
   if (config.store?.dir && !isAbsolute(config.store.dir) && isAbsolute(where)) {
     return { ...config, store: { ...config.store, dir: resolve(dirname(where), config.store.dir) } }
   }
   return config
 }
 
-async function importConfig(path: string): Promise<unknown> {
-  // Loaded here, not with this module: a project without a config file never needs a TypeScript loader.
-  const { createJiti } = await import('jiti')
-  const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false, interopDefault: true })
+async function importConfig(path: string, stamp: string): Promise<unknown> {
   let mod: unknown
   try {
-    mod = await jiti.import(path, { default: true })
+    mod = await importNatively(path, stamp)
+    if (mod === NOT_NATIVE) mod = await importWithJiti(path)
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message.split('\n')[0] : String(cause)
     throw new CrashlabError(
@@ -129,6 +145,48 @@ async function importConfig(path: string): Promise<unknown> {
     )
   }
   return mod
+}
+
+/**
+ * What tells one version of a config file from another: its modification time and size. The Vitest
+ * plugin hands it to its workers with the file it validated (`LoadConfigOptions.validated`).
+ *
+ * @example
+ * await loadConfig({ file: path, validated: configStamp(path) }) // no validation if unchanged since
+ */
+export function configStamp(path: string): string {
+  return stampOf(path)
+}
+
+const NOT_NATIVE = Symbol('not loadable by Node itself')
+
+/**
+ * The config module loaded by Node itself, which strips TypeScript's types (Node ≥ 22.18): about 1 ms,
+ * where jiti and the Babel it brings cost a process about a second, and every Vitest worker reads the
+ * file. The stamp in the URL makes a changed file a new module (Node caches modules by URL). NOT_NATIVE
+ * when Node cannot load it (an older Node, TypeScript beyond type annotations such as `enum`, an import
+ * without its file extension): jiti loads those. An error the config itself throws is the config's.
+ */
+async function importNatively(path: string, stamp: string): Promise<unknown> {
+  try {
+    const ns = (await import(`${pathToFileURL(path).href}?stamp=${encodeURIComponent(stamp)}`)) as Record<
+      string,
+      unknown
+    >
+    return 'default' in ns ? ns.default : ns
+  } catch (error) {
+    if (error instanceof SyntaxError) return NOT_NATIVE
+    const code = (error as { code?: unknown } | null)?.code
+    if (typeof code === 'string' && code.startsWith('ERR_')) return NOT_NATIVE
+    throw error
+  }
+}
+
+async function importWithJiti(path: string): Promise<unknown> {
+  // Loaded here, not with this module: a project without a config file never needs a TypeScript loader.
+  const { createJiti } = await import('jiti')
+  const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false, interopDefault: true })
+  return jiti.import(path, { default: true })
 }
 
 function stampOf(path: string): string {

@@ -9,6 +9,8 @@ export {
   CHECKS_DEFAULTS,
   type ChecksOptions,
   ChecksOptionsSchema,
+  isTrustedChecksOptions,
   type ResolvedChecksOptions,
   resolveChecksOptions,
+  trustChecksOptions,
 } from './options.ts'

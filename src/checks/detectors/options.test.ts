@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { CrashlabError } from '../../errors.ts'
 import { createDetectors } from './create-detectors.ts'
-import { type ChecksOptions, ChecksOptionsSchema, resolveChecksOptions } from './options.ts'
+import {
+  type ChecksOptions,
+  ChecksOptionsSchema,
+  isTrustedChecksOptions,
+  resolveChecksOptions,
+  trustChecksOptions,
+} from './options.ts'
 
 describe('ChecksOptionsSchema and resolveChecksOptions', () => {
   it('fills the documented defaults', () => {
@@ -87,5 +93,22 @@ describe('ChecksOptionsSchema and resolveChecksOptions', () => {
     expect(e.message).toContain("unknown option 'maxStep'")
     expect(e.message).toContain('critical must be at least threshold')
     expect(() => createDetectors({ maxSteps: 2.5 })).toThrow(/maxSteps/)
+  })
+
+  it('skips the schema for options known to be valid, and never trusts options holding more than JSON', () => {
+    // Invalid options, so that a skipped schema shows: trusted is what the plugin's process checked.
+    const negative = { maxSteps: -1 }
+    expect(() => resolveChecksOptions(negative)).toThrow(/maxSteps/)
+    trustChecksOptions(negative)
+    expect(isTrustedChecksOptions({ maxSteps: -1 })).toBe(true)
+    expect(resolveChecksOptions({ maxSteps: -1 }).limits).toEqual({ steps: -1 })
+    // A function is dropped by JSON.stringify: trusting such options would wave an unknown key through.
+    const withFunction = { maxSteps: 4, colour: () => 'red' } as unknown as ChecksOptions
+    trustChecksOptions(withFunction)
+    expect(isTrustedChecksOptions(withFunction)).toBe(false)
+    expect(() => resolveChecksOptions(withFunction)).toThrow(/colour/)
+    // Options that passed the schema once are trusted from then on.
+    resolveChecksOptions({ maxSteps: 12, warnAt: 0.5 })
+    expect(isTrustedChecksOptions({ maxSteps: 12, warnAt: 0.5 })).toBe(true)
   })
 })

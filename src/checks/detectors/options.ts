@@ -144,6 +144,7 @@ export const CHECKS_DEFAULTS = Object.freeze({
 export function resolveChecksOptions(options: ChecksOptions = {}): ResolvedChecksOptions {
   // No options, nothing to validate: every test runs this, and most give none (zod loads on first use).
   if (isEmpty(options)) return resolved({})
+  if (isTrustedChecksOptions(options)) return resolved(options)
   const parsed = ChecksOptionsSchema.safeParse(options)
   if (!parsed.success) {
     const issues = toValidationIssues(parsed.error.issues, {
@@ -154,7 +155,58 @@ export function resolveChecksOptions(options: ChecksOptions = {}): ResolvedCheck
       subject: 'checks',
     })
   }
+  trustChecksOptions(options)
   return resolved(parsed.data)
+}
+
+/** The options this process knows to be valid, by their `plainKey`. */
+const trusted = new Set<string>()
+
+/**
+ * Records options as valid, so that a later check of the same options (equal as plain JSON) skips the
+ * schema: options this process has validated, and the ones the Vitest plugin validated in its own
+ * process before handing them to each worker (`plugin/setup.ts`), which then loads no zod for them.
+ * Options holding anything but plain JSON values are never trusted.
+ *
+ * @example
+ * trustChecksOptions({ maxSteps: 10 })
+ * resolveChecksOptions({ maxSteps: 10 }) // no schema
+ */
+export function trustChecksOptions(options: ChecksOptions | undefined): void {
+  const key = options === undefined ? undefined : plainKey(options)
+  if (key !== undefined) trusted.add(key)
+}
+
+/**
+ * Whether `options` are known to be valid (`trustChecksOptions`).
+ *
+ * @example
+ * isTrustedChecksOptions({ maxSteps: 10 }) // true once trusted or validated in this process
+ */
+export function isTrustedChecksOptions(options: unknown): boolean {
+  const key = plainKey(options)
+  return key !== undefined && trusted.has(key)
+}
+
+/** JSON of a value made of plain objects, arrays, strings, finite numbers, booleans and null; else undefined. */
+function plainKey(value: unknown): string | undefined {
+  if (value === null || typeof value === 'boolean' || typeof value === 'string') return JSON.stringify(value)
+  if (typeof value === 'number') return Number.isFinite(value) ? JSON.stringify(value) : undefined
+  if (Array.isArray(value)) {
+    const items = value.map(plainKey)
+    return items.includes(undefined) ? undefined : `[${items.join(',')}]`
+  }
+  if (typeof value !== 'object') return undefined
+  const proto = Object.getPrototypeOf(value)
+  if (proto !== Object.prototype && proto !== null) return undefined
+  const parts: string[] = []
+  for (const [k, v] of Object.entries(value)) {
+    if (v === undefined) continue
+    const item = plainKey(v)
+    if (item === undefined) return undefined
+    parts.push(`${JSON.stringify(k)}:${item}`)
+  }
+  return `{${parts.join(',')}}`
 }
 
 function isEmpty(options: unknown): boolean {

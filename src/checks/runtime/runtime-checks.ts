@@ -5,7 +5,12 @@ import type { Session } from '../../engine/session.ts'
 import type { SessionHooks } from '../../engine/types.ts'
 import { CrashlabError } from '../../errors.ts'
 import { detectFindings } from '../detectors/index.ts'
-import { type ChecksOptions, ChecksOptionsSchema } from '../detectors/options.ts'
+import {
+  type ChecksOptions,
+  ChecksOptionsSchema,
+  isTrustedChecksOptions,
+  trustChecksOptions,
+} from '../detectors/options.ts'
 import { type CircuitBreaker, createCircuitBreaker } from './circuit-breaker.ts'
 
 /**
@@ -98,8 +103,12 @@ function priceInto(step: LlmStep, run: Run, prices: RuntimeChecksOptions['prices
 
 function parseChecks(checks: unknown, where: string): ChecksOptions | undefined {
   if (checks === undefined) return undefined
+  if (isTrustedChecksOptions(checks)) return checks as ChecksOptions
   const parsed = ChecksOptionsSchema.safeParse(checks)
-  if (parsed.success) return checks as ChecksOptions
+  if (parsed.success) {
+    trustChecksOptions(checks as ChecksOptions)
+    return checks as ChecksOptions
+  }
   const issues = parsed.error.issues.map((i) => `  ✖ ${i.message}\n    → at checks.${i.path.join('.')}`)
   throw new CrashlabError('E_CONFIG_INVALID', `${where} are not valid:\n${issues.join('\n')}`)
 }
