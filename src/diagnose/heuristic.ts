@@ -4,6 +4,7 @@ import type { Finding } from '../case/schema/step.ts'
 import { isFailedToolCall } from '../checks/failed-tool-call.ts'
 import { findHallucinatedId } from './internal/hallucinated-id.ts'
 import { passingRunCause } from './internal/passing-run.ts'
+import { findToolFailure, type ToolFailure } from './internal/tool-failure.ts'
 import { stepText } from './step-text.ts'
 import { type EvidenceQuote, verifyEvidence } from './verify-evidence.ts'
 
@@ -32,9 +33,32 @@ function externalFailure(
   }
 }
 
+const FAILED_HOW: Record<ToolFailure['how'], string> = {
+  threw: 'threw',
+  error: 'returned an error',
+  page: 'answered an HTML or HTTP error page instead of data',
+  agent: 'failed (the agent sent the model an error for it)',
+}
+
+/** TOOL_ERROR_MISHANDLED or EXTERNAL_FAILURE at the failed tool step, by what the model did next. */
+function toolFailureDiagnosis(
+  run: Run,
+  failure: ToolFailure,
+): Pick<Diagnosis, 'label' | 'failingStep' | 'rootCause' | 'evidence'> {
+  const failed = `The tool ${failure.tool} ${FAILED_HOW[failure.how]} at step ${failure.step}`
+  const reported = failure.handling === 'reported'
+  return {
+    label: reported ? 'EXTERNAL_FAILURE' : 'TOOL_ERROR_MISHANDLED',
+    failingStep: failure.step,
+    rootCause: reported
+      ? `${failed}, and the model told the user at step ${failure.reply.step}: the service failed, the agent handled it.`
+      : `${failed}, and the model went on at step ${failure.reply.step} as if it had worked.`,
+    evidence: verifyEvidence(run, [failure.evidence, failure.reply]),
+  }
+}
+
 /** Which label a finding kind points to, strongest first. */
 const BY_FINDING: ReadonlyArray<[string, FailureLabel]> = [
-  ['bad_tool_args', 'BAD_TOOL_ARGUMENTS'],
   ['step_repetition', 'STEP_REPETITION'],
   ['tool_error_streak', 'TOOL_ERROR_MISHANDLED'],
   ['suspicious_tool_result', 'EXTERNAL_FAILURE'],
@@ -45,6 +69,8 @@ const BY_FINDING: ReadonlyArray<[string, FailureLabel]> = [
  * A run that returned and passed every check is `NO_FAILURE`, whatever it recovered from on the way.
  * Otherwise a bad-arguments finding or a hallucinated id (an id-like argument that appears in no earlier
  * message or tool result), whichever came first, is `BAD_TOOL_ARGUMENTS` at the model call that made it;
+ * then a failed tool call, judged by the model's next answer (`TOOL_ERROR_MISHANDLED` when it claimed
+ * success or went on, `EXTERNAL_FAILURE` when it told the user, at the failed tool step either way);
  * then the strongest other finding (repetition, an error streak, a suspicious result; a repetition of
  * model calls the provider failed, a retry loop, is the provider's `EXTERNAL_FAILURE`), else a provider
  * error (`EXTERNAL_FAILURE`), else a failed check (the last side-effect tool call, or the last tool call:
@@ -72,6 +98,10 @@ export function heuristicDiagnosis(run: Run, now: Date = new Date()): Diagnosis 
       evidence: verifyEvidence(run, [{ step: invented.step, quote: invented.quote }]),
     }
   }
+  if (badArgs) return { ...base, ...fromFinding(run, badArgs, 'BAD_TOOL_ARGUMENTS') }
+  // A failed tool is judged by what the model did next: told the user, or went on as if it worked.
+  const toolFailure = findToolFailure(run)
+  if (toolFailure) return { ...base, ...toolFailureDiagnosis(run, toolFailure) }
   for (const [kind, label] of BY_FINDING) {
     const finding = strongest(serious.filter((f) => f.kind === kind))
     if (!finding) continue
@@ -85,9 +115,7 @@ export function heuristicDiagnosis(run: Run, now: Date = new Date()): Diagnosis 
         rootCause: `${external.rootCause.slice(0, -1)}, and the same request was sent again ${finding.steps.length - 1} time${finding.steps.length === 2 ? '' : 's'}.`,
       }
     }
-    const step = finding.steps[0] ?? null
-    const evidence = verifyEvidence(run, quotesOf(run, finding))
-    return { ...base, label, failingStep: step, rootCause: sentence(finding.message), evidence }
+    return { ...base, ...fromFinding(run, finding, label) }
   }
   const external = run.steps.find(isProviderFailure)
   if (external) return { ...base, ...externalFailure(run, external.index) }
@@ -125,6 +153,16 @@ export function heuristicDiagnosis(run: Run, now: Date = new Date()): Diagnosis 
       : 'No rule explains this run.',
     evidence: [],
   }
+}
+
+/** A diagnosis at a finding's first step, quoting its evidence. */
+function fromFinding(
+  run: Run,
+  finding: Finding,
+  label: FailureLabel,
+): Pick<Diagnosis, 'label' | 'failingStep' | 'rootCause' | 'evidence'> {
+  const evidence = verifyEvidence(run, quotesOf(run, finding))
+  return { label, failingStep: finding.steps[0] ?? null, rootCause: sentence(finding.message), evidence }
 }
 
 function strongest(findings: readonly Finding[]): Finding | undefined {

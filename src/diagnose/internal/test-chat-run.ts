@@ -12,7 +12,16 @@ import type { CheckResult, Run } from '../../case/schema/run.ts'
 
 /** One model call: a tool call (run as the next step), an answer, or a provider failure. */
 export type ChatTurn =
-  | { call: { name: string; args: JsonValue; result?: JsonValue; error?: string } }
+  | {
+      call: {
+        name: string
+        args: JsonValue
+        result?: JsonValue
+        error?: string
+        /** What the agent sent the model as the result (default: the result as JSON, or `Error: …`). */
+        sent?: string
+      }
+    }
   | { text: string }
   | { status: number }
 
@@ -100,7 +109,7 @@ export function chatRun(options: ChatRunOptions): Run {
       error: call.error === undefined ? null : { name: 'Error', message: call.error },
     })
     run.usage.toolCalls++
-    const content = call.error === undefined ? JSON.stringify(result) : `Error: ${call.error}`
+    const content = call.sent ?? (call.error === undefined ? JSON.stringify(result) : `Error: ${call.error}`)
     messages.push({
       role: 'tool',
       parts: [
