@@ -165,8 +165,8 @@ export {
   viewRun,
 } from './checks/index.ts'
 export {
-  configStamp,
   type CrashlabConfig,
+  configStamp,
   defineConfig,
   type LoadConfigOptions,
   type LoadedConfig,
