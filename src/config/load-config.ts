@@ -161,9 +161,9 @@ export function configStamp(path: string): string {
 const NOT_NATIVE = Symbol('not loadable by Node itself')
 
 /**
- * The config module loaded by Node itself, which strips TypeScript's types (Node ≥ 22.18): about 1 ms,
- * where jiti and the Babel it brings cost a process about a second, and every Vitest worker reads the
- * file. The stamp in the URL makes a changed file a new module (Node caches modules by URL). NOT_NATIVE
+ * The config module loaded by Node itself, which strips TypeScript's types (Node ≥ 22.18): about 0.13 s
+ * for a `.ts` file (Node's type stripper loads on first use) and 1 ms for a `.mjs` one, where jiti and
+ * the Babel it brings cost a process about 0.32 s (2 cores), and every Vitest worker reads the file. The stamp in the URL makes a changed file a new module (Node caches modules by URL). NOT_NATIVE
  * when Node cannot load it (an older Node, TypeScript beyond type annotations such as `enum`, an import
  * without its file extension): jiti loads those. An error the config itself throws is the config's.
  */
