@@ -48,7 +48,11 @@ describe('crashlab bench, with no model', () => {
     expect(r.code).toBe(0)
     expect(r.stdout).toContain('3 agents × 5 faults (clean included) × 1 episodes (seed 4)')
     expect(r.stdout).toContain('Demo agents: refund-bot, flight-rebooker')
-    expect(r.stdout).toContain('Held-out agent: calendar-assistant (nothing was tuned on it)')
+    expect(r.stdout).toContain('Tuning set (seen while tuning): 3 agents')
+    expect(r.stdout).toContain('judge them by the held-out set (--set heldout), reported apart')
+    expect(r.stdout).toContain(
+      'calendar-assistant, scored apart (held out when built, seen while tuning since)',
+    )
     for (const fault of ['clean', 'dropped-policy', 'html-502', 'wrong-tool', 'bad-argument']) {
       expect(r.stdout).toMatch(
         new RegExp(
@@ -144,6 +148,40 @@ describe('crashlab bench, with a model (the scripted provider playing diagnoser 
     expect(r.stdout).toMatch(/llm +refund-bot +dropped-policy +1\/1 +100%/)
     expect(r.stdout).toMatch(/fixes: \d\/1 top fixes VERIFIED/)
     expect(r.stdout).toMatch(/refund-bot +dropped-policy +1 +fix-1 +VERIFIED/)
+  })
+})
+
+describe('crashlab bench --set heldout, with a model', () => {
+  // A diagnoser that finds nothing wrong in any run: right on clean runs, wrong on failing ones, so the
+  // LLM's row differs from the heuristic's and both are scored the same way, apart from the tuning set.
+  let llm: ScriptedProvider
+  const prompts: string[] = []
+  beforeAll(async () => {
+    llm = await startScriptedProvider({
+      policy: (request) => {
+        prompts.push(request.system.map((p) => (p.type === 'text' ? p.text : '')).join(''))
+        return {
+          text: JSON.stringify({ label: 'NO_FAILURE', failing_step: null, root_cause: 'Nothing failed.' }),
+        }
+      },
+    })
+  })
+  afterAll(() => llm.close())
+
+  it('scores the LLM diagnoser on the held-out set beside the heuristic', async () => {
+    const r = await bench([
+      ...['--set', 'heldout', '--agent', 'bank-transfer', '--fault', 'clean,wrong-tool', '--episodes', '1'],
+      ...['--model', 'scripted-diagnoser', '--base-url', `${llm.url}/v1`],
+    ])
+    expect(r.stderr).not.toContain('Error')
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain('Held-out set (never tuned on): 1 agents × 2 fault kinds × 1 episodes')
+    expect(r.stdout).toContain('heuristic on the held-out set')
+    expect(r.stdout).toContain('llm on the held-out set')
+    const llmTable = r.stdout.slice(r.stdout.indexOf('llm on the held-out set'))
+    expect(llmTable).toMatch(/label accuracy +1\/2 +50%/)
+    expect(llmTable).toMatch(/false alarms on clean runs +0\/1 +0%/)
+    expect(prompts.filter((p) => p.startsWith('You diagnose'))).toHaveLength(2)
   })
 })
 

@@ -15,7 +15,7 @@ import { createRng } from '../../src/testing/create-rng.ts'
 
 const dir = join(import.meta.dirname, 'runs')
 // The demo agents only: the held-out agent stays out of anything a diagnoser could be tuned on.
-const agents = BENCH_AGENTS.filter((a) => !a.heldOut)
+const agents = BENCH_AGENTS.filter((a) => !a.scoredApart)
 
 const plan: Array<{ agent: (typeof agents)[number]; fault: FaultKind; seed: number }> = []
 for (const agent of agents) {

@@ -87,8 +87,8 @@ describe.each(BENCH_AGENTS.map((a) => [a.name, a] as const))('%s', (_name, agent
 })
 
 it('the held-out agent is the only one held out, and each agent names three or four tools', () => {
-  expect(BENCH_AGENTS.filter((a) => a.heldOut)).toEqual([calendarAssistantAgent])
-  expect([refundBotAgent, flightRebookerAgent].every((a) => !a.heldOut)).toBe(true)
+  expect(BENCH_AGENTS.filter((a) => a.scoredApart)).toEqual([calendarAssistantAgent])
+  expect([refundBotAgent, flightRebookerAgent].every((a) => !a.scoredApart)).toBe(true)
   for (const a of BENCH_AGENTS) {
     expect(a.tools.length).toBeGreaterThanOrEqual(3)
     expect(a.tools.length).toBeLessThanOrEqual(4)

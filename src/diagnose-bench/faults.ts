@@ -86,7 +86,7 @@ export async function runEpisode<W>(
       ),
     )
     const truth = groundTruth(agent, fault, setup.variant, run, injections)
-    return { agent: agent.name, heldOut: agent.heldOut, fault, seed, run, truth }
+    return { agent: agent.name, scoredApart: agent.scoredApart, fault, seed, run, truth }
   } finally {
     await provider.close()
   }

@@ -1,5 +1,5 @@
 /**
- * The diagnoser bench (`crashlab bench`): demo agents and a held-out one on the scripted provider, faults
+ * The diagnoser bench (`crashlab bench`): the tuning set's agents and the held-out set's on the scripted provider, faults
  * injected with a known ground truth, the diagnosers scored with Wilson intervals, and a hand-labelled
  * evaluation set scorer.
  */

@@ -100,7 +100,7 @@ export function scoreLabelledSet(set: readonly LabelledRun[]): LabelledScore {
   const scored: ScoredEpisode[] = set.map(({ entry, run }) => ({
     diagnoser: 'heuristic',
     agent: run.name,
-    heldOut: false,
+    scoredApart: false,
     fault: entry.label,
     truth: {
       label: entry.label,

@@ -41,7 +41,7 @@ export interface BenchOptions {
  */
 export interface BenchRun {
   agent: string
-  heldOut: boolean
+  scoredApart: boolean
   fault: FaultKind
   seed: number
   runId: string
@@ -59,7 +59,7 @@ export interface BenchRun {
 export interface BenchReport {
   episodes: number
   seed: number
-  agents: Array<{ name: string; domain: string; heldOut: boolean }>
+  agents: Array<{ name: string; domain: string; scoredApart: boolean }>
   faults: FaultKind[]
   /** The LLM diagnoser's model, or null when none is configured. */
   llm: string | null
@@ -128,7 +128,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
         }
         runs.push({
           agent: agent.name,
-          heldOut: agent.heldOut,
+          scoredApart: agent.scoredApart,
           fault,
           seed: episode.seed,
           runId: episode.run.id,
@@ -145,7 +145,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
   return {
     episodes,
     seed,
-    agents: agents.map((a) => ({ name: a.name, domain: a.domain, heldOut: a.heldOut })),
+    agents: agents.map((a) => ({ name: a.name, domain: a.domain, scoredApart: a.scoredApart })),
     faults,
     llm: model,
     cells: scoreEpisodes(scored),
@@ -162,7 +162,7 @@ function scoredOf(episode: Episode, diagnoser: string, diagnosis: Diagnosis | nu
   return {
     diagnoser,
     agent: episode.agent,
-    heldOut: episode.heldOut,
+    scoredApart: episode.scoredApart,
     fault: episode.fault,
     truth: episode.truth,
     diagnosis,

@@ -60,14 +60,14 @@ describe('share', () => {
 describe('scoreEpisodes', () => {
   const ep = (
     agent: string,
-    heldOut: boolean,
+    scoredApart: boolean,
     fault: string,
     truth: GroundTruth,
     d: Diagnosis | null,
   ): ScoredEpisode => ({
     diagnoser: 'heuristic',
     agent,
-    heldOut,
+    scoredApart,
     fault,
     truth,
     diagnosis: d,
@@ -90,16 +90,16 @@ describe('scoreEpisodes', () => {
 
   it('pools the demo agents, and keeps the held-out agent apart', () => {
     expect(cell('demo agents', 'all')).toMatchObject({
-      heldOut: false,
+      scoredApart: false,
       label: { hits: 2, n: 3 },
       step: { hits: 3, n: 3 },
     })
     expect(cell('h', 'all')).toMatchObject({
-      heldOut: true,
+      scoredApart: true,
       label: { hits: 0, n: 2 },
       step: { hits: 0, n: 2 },
     })
-    expect(cells.some((c) => c.agent === 'demo agents' && c.heldOut)).toBe(false)
+    expect(cells.some((c) => c.agent === 'demo agents' && c.scoredApart)).toBe(false)
   })
 
   it('counts the confusion of labels, a failed diagnoser as ERROR', () => {

@@ -7,12 +7,12 @@ import type { GroundTruth } from './types.ts'
  * which counts as wrong).
  *
  * @example
- * const scored: ScoredEpisode = { diagnoser: 'heuristic', agent: 'refund-bot', heldOut: false, fault: 'wrong-tool', truth, diagnosis }
+ * const scored: ScoredEpisode = { diagnoser: 'heuristic', agent: 'refund-bot', scoredApart: false, fault: 'wrong-tool', truth, diagnosis }
  */
 export interface ScoredEpisode {
   diagnoser: string
   agent: string
-  heldOut: boolean
+  scoredApart: boolean
   fault: string
   truth: GroundTruth
   diagnosis: Diagnosis | null
@@ -42,7 +42,7 @@ export interface Share {
 export interface ScoreCell {
   diagnoser: string
   agent: string
-  heldOut: boolean
+  scoredApart: boolean
   fault: string
   label: Share
   step: Share
@@ -84,7 +84,7 @@ export function share(hits: number, n: number): Share {
 
 /**
  * Scores episodes per diagnoser × agent × fault, then pooled rows: per diagnoser, every demo agent
- * together (`agent: 'demo agents'`), and each held-out agent on its own (`fault: 'all'`).
+ * together (`agent: 'demo agents'`), and each agent scored apart on its own (`fault: 'all'`).
  *
  * @example
  * const cells = scoreEpisodes(scored)
@@ -99,11 +99,11 @@ export function scoreEpisodes(episodes: readonly ScoredEpisode[]): ScoreCell[] {
     groups.set(key, group)
   }
   for (const e of episodes) {
-    add({ diagnoser: e.diagnoser, agent: e.agent, heldOut: e.heldOut, fault: e.fault }, e)
+    add({ diagnoser: e.diagnoser, agent: e.agent, scoredApart: e.scoredApart, fault: e.fault }, e)
   }
   for (const e of episodes) {
-    const agent = e.heldOut ? e.agent : 'demo agents'
-    add({ diagnoser: e.diagnoser, agent, heldOut: e.heldOut, fault: 'all' }, e)
+    const agent = e.scoredApart ? e.agent : 'demo agents'
+    add({ diagnoser: e.diagnoser, agent, scoredApart: e.scoredApart, fault: 'all' }, e)
   }
   return [...groups.values()].map(({ head, items }) => ({
     ...head,

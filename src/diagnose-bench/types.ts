@@ -37,14 +37,18 @@ export interface AgentRunInput<W> {
  *
  * @example
  * const agent: BenchAgent = refundBotAgent
- * agent.heldOut // false: the diagnoser may be tuned on it
+ * agent.scoredApart // false: pooled with the other demo agents
  */
 export interface BenchAgent<W = unknown> {
   name: string
   /** One line: what the agent does. */
   domain: string
-  /** True for the agent that nothing was tuned on: scored on its own. */
-  heldOut: boolean
+  /**
+   * True for an agent scored in its own rows, not pooled with the demo agents: calendar-assistant, built
+   * as a held-out agent and seen while the diagnosis rules were tuned since. Every agent of this set is
+   * one the diagnosers were tuned on; the agents never seen are the held-out set (`--set heldout`).
+   */
+  scoredApart: boolean
   /** The full system prompt, rule included. */
   systemPrompt: string
   /** The rule line of the system prompt that the dropped-policy fault removes (a substring of it). */
@@ -108,7 +112,7 @@ export interface GroundTruth {
  */
 export interface Episode {
   agent: string
-  heldOut: boolean
+  scoredApart: boolean
   fault: FaultKind
   seed: number
   run: Run

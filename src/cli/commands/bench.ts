@@ -20,7 +20,7 @@ import { formatTable } from '../internal/table.ts'
 
 /**
  * `crashlab bench`: injects faults (a dropped policy line, an HTML 502, a wrong tool, a bad argument)
- * into two demo agents and a held-out one on the scripted provider, several episodes per cell, and
+ * into the agents of the tuning set (seen while tuning) on the scripted provider, several episodes per cell, and
  * scores the diagnosers' label and failing step with Wilson 95 % intervals. The LLM diagnoser, and the
  * verification of its fixes, run only when a model is configured. `--labelled <dir>` scores the
  * heuristic on a hand-labelled set instead. `--set heldout` runs the held-out set instead of the tuning
@@ -35,7 +35,8 @@ export const benchCommand = defineCommand({
   args: {
     set: {
       type: 'string',
-      description: 'tuning (the demo agents, default), heldout (the held-out set, never tuned on) or all',
+      description:
+        'tuning (the agents seen while tuning, default), heldout (the held-out set, never tuned on) or all',
       valueHint: 'name',
     },
     episodes: {
@@ -177,15 +178,15 @@ function whole(value: string | undefined, option: string, fallback: number, min:
 }
 
 /**
- * The bench's results as the terminal shows them: one table for the demo agents, one for the held-out
- * agent, then the LLM and fix lines.
+ * The tuning set's results as the terminal shows them, under a heading that says the diagnosers were
+ * tuned on them: one table for the demo agents, one for calendar-assistant, then the LLM and fix lines.
  *
  * @example
  * console.log(formatBenchReport(await runBench({ episodes: 2 })))
  */
 export function formatBenchReport(report: BenchReport): string {
-  const demo = report.agents.filter((a) => !a.heldOut).map((a) => a.name)
-  const held = report.agents.filter((a) => a.heldOut).map((a) => a.name)
+  const demo = report.agents.filter((a) => !a.scoredApart).map((a) => a.name)
+  const held = report.agents.filter((a) => a.scoredApart).map((a) => a.name)
   const last = report.seed + report.episodes - 1
   const seeds = report.episodes === 1 ? `seed ${report.seed}` : `seeds ${report.seed}–${last}`
   const table = (cells: readonly ScoreCell[]) =>
@@ -195,16 +196,23 @@ export function formatBenchReport(report: BenchReport): string {
     )
   const lines = [
     pc.bold(
-      `crashlab bench: ${report.agents.length} agents × ${report.faults.length} faults (clean included) × ${report.episodes} episodes (${seeds}), scripted provider`,
+      `Tuning set (seen while tuning): ${report.agents.length} agents × ${report.faults.length} faults (clean included) × ${report.episodes} episodes (${seeds}), scripted provider`,
+    ),
+    pc.dim(
+      'The diagnosers were tuned on these agents: judge them by the held-out set (--set heldout), reported apart.',
     ),
   ]
   if (demo.length > 0) {
-    lines.push('', pc.bold(`Demo agents: ${demo.join(', ')}`), table(report.cells.filter((c) => !c.heldOut)))
+    lines.push(
+      '',
+      pc.bold(`Demo agents: ${demo.join(', ')}`),
+      table(report.cells.filter((c) => !c.scoredApart)),
+    )
   }
   for (const name of held) {
     lines.push(
       '',
-      pc.bold(`Held-out agent: ${name} (nothing was tuned on it)`),
+      pc.bold(`${name}, scored apart (held out when built, seen while tuning since)`),
       table(report.cells.filter((c) => c.agent === name)),
     )
   }

@@ -4,7 +4,7 @@ import { effectiveCalls } from './internal/effective-calls.ts'
 import { GATEWAY_502_HTML, lastToolResults, systemText, userText } from './internal/read-request.ts'
 
 /**
- * The held-out agent: a meeting scheduler, written on its own loop (retries on 5xx, tool errors thrown
+ * The agent scored apart: a meeting scheduler, written on its own loop (retries on 5xx, tool errors thrown
  * rather than returned) so that it shares no shape with the two demo agents. Nothing in the diagnosers
  * was tuned on it.
  */
@@ -130,7 +130,7 @@ function calendarTools(world: Omit<CalendarWorld, 'tools'>, down: string | undef
 export const calendarAssistantAgent: BenchAgent<CalendarWorld> = {
   name: 'calendar-assistant',
   domain: 'schedules meetings and sends the invitations',
-  heldOut: true,
+  scoredApart: true,
   systemPrompt: `You schedule meetings. Find a slot with find_free_slots, create the event with create_event, then send the invitations with send_invites. ${RULE}`,
   policyLine: RULE,
   inputs: REQUESTS.map((r) => r.text),

@@ -161,7 +161,7 @@ function flightTools(world: Omit<FlightWorld, 'tools'>, down: string | undefined
 export const flightRebookerAgent: BenchAgent<FlightWorld> = {
   name: 'flight-rebooker',
   domain: 'rebooks airline passengers whose flight was cancelled',
-  heldOut: false,
+  scoredApart: false,
   systemPrompt: `You rebook passengers of cancelled flights. Look the booking up with get_booking, search the same route on the same day with search_flights, then move the passenger with rebook. ${RULE} Do not cancel bookings.`,
   policyLine: RULE,
   inputs: [

@@ -96,7 +96,7 @@ function refundTools(world: Omit<RefundWorld, 'tools'>, down: string | undefined
 export const refundBotAgent: BenchAgent<RefundWorld> = {
   name: 'refund-bot',
   domain: 'refunds damaged orders of a small shop',
-  heldOut: false,
+  scoredApart: false,
   systemPrompt: `You are the refund assistant of a small shop. Look the order up with get_order before anything else. Refund damaged orders with issue_refund. ${RULE}`,
   policyLine: RULE,
   inputs: [
