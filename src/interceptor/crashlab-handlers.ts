@@ -57,33 +57,50 @@ function modelHostsHandler(intercepted: HostMatcher, rule: ReplayRule): HttpHand
     msw().http.all('*', async ({ request }) => {
       const url = new URL(request.url)
       const session = currentSession()
-      if (!intercepted(url)) {
-        // A model call on a host nobody listed (a local model server, a gateway, a test's server on a
-        // port picked at start) is recorded and replayed like a listed host's, by its wire shape.
-        // Anything else falls through to the next handler (the user's, then the guard), and so does a
-        // model call outside a recording or replaying Session: the guard applies the replay rule to it.
-        if (!session || session.mode === 'passthrough') return undefined
-        if (!(await readModelShaped(request))) return undefined
-      }
       // Outside any Session: untouched, unless the replay rule covers such requests (replay mode).
-      if (!session) return (await outsideSession(rule, request, url)) ?? msw().passthrough()
-      if (session.mode === 'passthrough') return msw().passthrough()
-      try {
-        // crashlab's own refusals (a divergence, a halted run) come back as a refusal response that no
-        // SDK retries; the Session keeps the error, which `finish()` throws.
-        const response = await handleExchange(session, request, upstream)
-        // What a replay kept in is counted with what the replay rule refused (`crashlab replay` says so).
-        if (session.mode === 'replay' && response.headers.has(REFUSAL_HEADER))
-          networkLedger().refused.push(requestText(request, url))
-        return response
-      } catch {
-        // What is left rejects as fetch rejects (a recorded network error, a blocked call, the upstream
-        // connection): a network error for the caller. Throwing here instead would reach the agent as
-        // an HTTP 500 that SDKs retry and agents swallow.
-        return Response.error()
+      if (!session) {
+        if (!intercepted(url)) return undefined
+        return (await outsideSession(rule, request, url)) ?? msw().passthrough()
       }
+      if (session.mode === 'passthrough') return intercepted(url) ? msw().passthrough() : undefined
+      return modelCallAnswer(intercepted, session, request, url)
     }),
   )
+}
+
+/**
+ * The answer to a request made inside a recording or replaying Session: the exchange through the
+ * Session for a call to an intercepted host or a model call on any other host (recognised by its
+ * method, path and body: `readModelShaped`), undefined for anything else (the next handler's, then the
+ * guard's). What fails rejects as fetch rejects: `Response.error()`.
+ *
+ * @example
+ * const response = await modelCallAnswer(intercepted, session, request, new URL(request.url))
+ */
+export async function modelCallAnswer(
+  intercepted: HostMatcher,
+  session: Session,
+  request: Request,
+  url: URL,
+): Promise<Response | undefined> {
+  // A model call on a host nobody listed (a local model server, a gateway, a test's server on a port
+  // picked at start) is recorded and replayed like a listed host's, by its wire shape. Anything else
+  // falls through to the next handler (the user's, then the guard).
+  if (!intercepted(url) && !(await readModelShaped(request))) return undefined
+  try {
+    // crashlab's own refusals (a divergence, a halted run) come back as a refusal response that no
+    // SDK retries; the Session keeps the error, which `finish()` throws.
+    const response = await handleExchange(session, request, upstream)
+    // What a replay kept in is counted with what the replay rule refused (`crashlab replay` says so).
+    if (session.mode === 'replay' && response.headers.has(REFUSAL_HEADER))
+      networkLedger().refused.push(requestText(request, url))
+    return response
+  } catch {
+    // What is left rejects as fetch rejects (a recorded network error, a blocked call, the upstream
+    // connection): a network error for the caller. Throwing here instead would reach the agent as
+    // an HTTP 500 that SDKs retry and agents swallow.
+    return Response.error()
+  }
 }
 
 /** The call upstream while recording: out through MSW untouched, the body read raw (no compression). */

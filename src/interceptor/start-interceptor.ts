@@ -1,8 +1,9 @@
 import type { RequestHandler } from 'msw'
 import { CrashlabError } from '../errors.ts'
-import { crashlabHandlers } from './crashlab-handlers.ts'
-import { hostsKey } from './host-matcher.ts'
+import { crashlabHandlers, modelCallAnswer } from './crashlab-handlers.ts'
+import { hostMatcher, hostsKey } from './host-matcher.ts'
 import { type CrashlabNetwork, crashlabNetwork } from './internal/crashlab-network.ts'
+import { installReplayFetch } from './internal/replay-fetch.ts'
 import { assertNoOtherServer, guardAgainstOtherServers } from './internal/server-guard.ts'
 import { guardSockets } from './internal/socket-guard.ts'
 import { replayRule } from './replay-network.ts'
@@ -18,6 +19,7 @@ interface Running {
   users: number
   unguard: () => void
   unguardSockets: () => void
+  uninstallReplayFetch: () => void
 }
 
 // On globalThis rather than in module scope: a runner that evaluates this module twice in one process
@@ -80,6 +82,12 @@ export function startInterceptor(options: InterceptorOptions = {}): Interceptor 
     const unguardSockets = guardSockets(replayRule(options))
     const server = crashlabNetwork(handlers)
     server.listen()
+    // A replayed model call made with the global fetch is answered before msw's socket-level fetch: the
+    // same answer, without Node's HTTP client (docs/interceptor.md, "The replay fast path").
+    const intercepted = hostMatcher(options.hosts)
+    const uninstallReplayFetch = installReplayFetch((session, request, url) =>
+      modelCallAnswer(intercepted, session, request, url),
+    )
     running = {
       owner: THIS_COPY,
       server,
@@ -88,6 +96,7 @@ export function startInterceptor(options: InterceptorOptions = {}): Interceptor 
       users: 0,
       unguard: guardAgainstOtherServers(),
       unguardSockets,
+      uninstallReplayFetch,
     }
     holder[STATE] = running
   }
@@ -102,6 +111,7 @@ export function startInterceptor(options: InterceptorOptions = {}): Interceptor 
       held.users--
       if (held.users > 0 || holder[STATE] !== held) return
       held.unguard()
+      held.uninstallReplayFetch()
       held.server.close()
       held.unguardSockets()
       delete holder[STATE]
