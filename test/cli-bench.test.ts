@@ -100,7 +100,8 @@ describe('crashlab bench, with no model', () => {
     const r = await bench(['--labelled', join(ROOT, 'bench', 'diagnoser')])
     expect(r.code).toBe(0)
     const n = JSON.parse(readFileSync(join(ROOT, 'bench', 'diagnoser', 'labels.json'), 'utf8')).runs.length
-    expect(r.stdout).toContain(`(${n} runs)`)
+    expect(r.stdout).toContain(`(${n} runs, seen while tuning)`)
+    expect(r.stdout).not.toContain('llm on the labelled set')
     expect(r.stdout).toMatch(new RegExp(`label correct: ${WILSON.source}`))
     expect(r.stdout).toMatch(/true label +heuristic said/)
   })
@@ -151,7 +152,7 @@ describe('crashlab bench, with a model (the scripted provider playing diagnoser 
   })
 })
 
-describe('crashlab bench --set heldout, with a model', () => {
+describe('crashlab bench --set heldout and --labelled, with a model', () => {
   // A diagnoser that finds nothing wrong in any run: right on clean runs, wrong on failing ones, so the
   // LLM's row differs from the heuristic's and both are scored the same way, apart from the tuning set.
   let llm: ScriptedProvider
@@ -159,7 +160,8 @@ describe('crashlab bench --set heldout, with a model', () => {
   beforeAll(async () => {
     llm = await startScriptedProvider({
       policy: (request) => {
-        prompts.push(request.system.map((p) => (p.type === 'text' ? p.text : '')).join(''))
+        const system = request.system.map((p) => (p.type === 'text' ? p.text : '')).join('')
+        if (system.startsWith('You diagnose')) prompts.push(system)
         return {
           text: JSON.stringify({ label: 'NO_FAILURE', failing_step: null, root_cause: 'Nothing failed.' }),
         }
@@ -168,7 +170,28 @@ describe('crashlab bench --set heldout, with a model', () => {
   })
   afterAll(() => llm.close())
 
+  it('--labelled: scores the LLM diagnoser on the hand-labelled set beside the heuristic', async () => {
+    const before = prompts.length
+    const r = await bench([
+      ...['--labelled', join(ROOT, 'bench', 'diagnoser')],
+      ...['--model', 'scripted-diagnoser', '--base-url', `${llm.url}/v1`],
+    ])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/heuristic on the labelled set .* \(34 runs, seen while tuning\)/)
+    expect(r.stdout).toMatch(/llm on the labelled set .* \(34 runs, seen while tuning\)/)
+    const llmPart = r.stdout.slice(r.stdout.indexOf('llm on the labelled set'))
+    // Answering NO_FAILURE to everything is right exactly on the set's runs labelled NO_FAILURE.
+    const labels = JSON.parse(readFileSync(join(ROOT, 'bench', 'diagnoser', 'labels.json'), 'utf8')) as {
+      runs: Array<{ label: string }>
+    }
+    const clean = labels.runs.filter((x) => x.label === 'NO_FAILURE').length
+    expect(llmPart).toContain(`label correct: ${clean}/34`)
+    expect(llmPart).toMatch(/llm said/)
+    expect(prompts.length - before).toBe(34)
+  })
+
   it('scores the LLM diagnoser on the held-out set beside the heuristic', async () => {
+    const before = prompts.length
     const r = await bench([
       ...['--set', 'heldout', '--agent', 'bank-transfer', '--fault', 'clean,wrong-tool', '--episodes', '1'],
       ...['--model', 'scripted-diagnoser', '--base-url', `${llm.url}/v1`],
@@ -181,7 +204,7 @@ describe('crashlab bench --set heldout, with a model', () => {
     const llmTable = r.stdout.slice(r.stdout.indexOf('llm on the held-out set'))
     expect(llmTable).toMatch(/label accuracy +1\/2 +50%/)
     expect(llmTable).toMatch(/false alarms on clean runs +0\/1 +0%/)
-    expect(prompts.filter((p) => p.startsWith('You diagnose'))).toHaveLength(2)
+    expect(prompts.length - before).toBe(2)
   })
 })
 

@@ -20,6 +20,7 @@ export {
   LabelsFileSchema,
   loadLabelledSet,
   scoreLabelledSet,
+  scoreLabelledSetBy,
 } from './labelled-set.ts'
 export { type BenchOptions, type BenchReport, type BenchRun, runBench } from './run-bench.ts'
 export {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { z } from 'zod'
 import { loadCassette } from '../case/cassette-load.ts'
-import { FailureLabelSchema, type Run } from '../case/schema/run.ts'
+import { type Diagnosis, FailureLabelSchema, type Run } from '../case/schema/run.ts'
 import { toValidationIssues } from '../case/validation-issues.ts'
 import { heuristicDiagnosis } from '../diagnose/heuristic.ts'
 import { CrashlabError } from '../errors.ts'
@@ -75,7 +75,7 @@ export function loadLabelledSet(dir: string): LabelledRun[] {
 }
 
 /**
- * The heuristic diagnoser's score on a labelled set.
+ * A diagnoser's score on a labelled set.
  *
  * @example
  * const { label, step } = scoreLabelledSet(loadLabelledSet('bench/diagnoser'))
@@ -97,8 +97,43 @@ export interface LabelledScore {
  * scoreLabelledSet(loadLabelledSet('bench/diagnoser')).label.rate
  */
 export function scoreLabelledSet(set: readonly LabelledRun[]): LabelledScore {
-  const scored: ScoredEpisode[] = set.map(({ entry, run }) => ({
-    diagnoser: 'heuristic',
+  return scoreAnswers(
+    set,
+    set.map(({ run }) => heuristicDiagnosis(run)),
+    'heuristic',
+  )
+}
+
+/**
+ * Scores any diagnoser (the LLM diagnoser, when a model is configured) on a labelled set the way
+ * `scoreLabelledSet` scores the heuristic; a diagnosis that throws counts as wrong on label and step.
+ *
+ * @example
+ * const llm = { name: 'llm', diagnose: (run: Run) => diagnose(run, { model, env: process.env, force: true }) }
+ * const score = await scoreLabelledSetBy(loadLabelledSet('bench/diagnoser'), llm)
+ */
+export async function scoreLabelledSetBy(
+  set: readonly LabelledRun[],
+  diagnoser: { name: string; diagnose(run: Run): Diagnosis | Promise<Diagnosis> },
+): Promise<LabelledScore> {
+  const answers: Array<Diagnosis | null> = []
+  for (const { run } of set) {
+    try {
+      answers.push(await diagnoser.diagnose(run))
+    } catch {
+      answers.push(null)
+    }
+  }
+  return scoreAnswers(set, answers, diagnoser.name)
+}
+
+function scoreAnswers(
+  set: readonly LabelledRun[],
+  answers: ReadonlyArray<Diagnosis | null>,
+  diagnoser: string,
+): LabelledScore {
+  const scored: ScoredEpisode[] = set.map(({ entry, run }, i) => ({
+    diagnoser,
     agent: run.name,
     scoredApart: false,
     fault: entry.label,
@@ -108,7 +143,7 @@ export function scoreLabelledSet(set: readonly LabelledRun[]): LabelledScore {
       acceptedSteps: entry.failingStep === null ? [] : [entry.failingStep, ...entry.alsoAccept],
       how: entry.note,
     },
-    diagnosis: heuristicDiagnosis(run),
+    diagnosis: answers[i] ?? null,
   }))
   const perLabel: Record<string, Share> = {}
   for (const label of new Set(scored.map((s) => s.truth.label))) {

@@ -10,7 +10,12 @@ import {
   runHeldoutBench,
 } from '../../diagnose-bench/heldout/run-heldout.ts'
 import { HELDOUT_FAULT_KINDS } from '../../diagnose-bench/heldout/types.ts'
-import { type LabelledScore, loadLabelledSet, scoreLabelledSet } from '../../diagnose-bench/labelled-set.ts'
+import {
+  type LabelledScore,
+  loadLabelledSet,
+  scoreLabelledSet,
+  scoreLabelledSetBy,
+} from '../../diagnose-bench/labelled-set.ts'
 import { type BenchReport, runBench } from '../../diagnose-bench/run-bench.ts'
 import { formatShare, type ScoreCell } from '../../diagnose-bench/score.ts'
 import { FAULT_KINDS } from '../../diagnose-bench/types.ts'
@@ -23,7 +28,7 @@ import { formatTable } from '../internal/table.ts'
  * into the agents of the tuning set (seen while tuning) on the scripted provider, several episodes per cell, and
  * scores the diagnosers' label and failing step with Wilson 95 % intervals. The LLM diagnoser, and the
  * verification of its fixes, run only when a model is configured. `--labelled <dir>` scores the
- * heuristic on a hand-labelled set instead. `--set heldout` runs the held-out set instead of the tuning
+ * heuristic (and the LLM diagnoser, with a model) on a hand-labelled set instead. `--set heldout` runs the held-out set instead of the tuning
  * sets (five agents in new domains, fifteen fault kinds, never tuned on), `--set all` both, apart.
  *
  * @example
@@ -80,14 +85,31 @@ export const benchCommand = defineCommand({
   },
   async run({ args }) {
     try {
-      if (args.labelled !== undefined) {
-        const score = scoreLabelledSet(loadLabelledSet(args.labelled))
-        console.log(args.json ? JSON.stringify(score, null, 2) : formatLabelledScore(score, args.labelled))
-        return
-      }
       const keyVar = args['api-key-env'] ?? 'CRASHLAB_DIAGNOSER_API_KEY'
       if (args['api-key-env'] && process.env[keyVar] === undefined) {
         throw usageError(`--api-key-env ${keyVar}: that environment variable is not set`)
+      }
+      const model = args.model ?? process.env.CRASHLAB_DIAGNOSER_MODEL
+      const baseUrl = args['base-url'] ?? process.env.CRASHLAB_DIAGNOSER_BASE_URL
+      const apiKey = process.env[keyVar]
+      const llm: HeldoutDiagnoser | undefined = model
+        ? {
+            name: 'llm',
+            diagnose: (run) => diagnose(run, { model, baseUrl, apiKey, env: process.env, force: true }),
+          }
+        : undefined
+      if (args.labelled !== undefined) {
+        const labelled = loadLabelledSet(args.labelled)
+        const heuristic = scoreLabelledSet(labelled)
+        const byModel = llm ? await scoreLabelledSetBy(labelled, llm) : undefined
+        if (args.json) {
+          console.log(JSON.stringify(byModel ? { heuristic, llm: byModel } : heuristic, null, 2))
+          return
+        }
+        const parts = [formatLabelledScore(heuristic, args.labelled)]
+        if (byModel) parts.push(formatLabelledScore(byModel, args.labelled, 'llm'))
+        console.log(parts.join('\n\n'))
+        return
       }
       const set = args.set ?? 'tuning'
       if (set !== 'tuning' && set !== 'heldout' && set !== 'all') {
@@ -100,9 +122,6 @@ export const benchCommand = defineCommand({
       }
       const seed = whole(args.seed, '--seed', 1, 0)
       const progress = (line: string) => process.stderr.write(`${pc.dim(line)}\n`)
-      const model = args.model ?? process.env.CRASHLAB_DIAGNOSER_MODEL
-      const baseUrl = args['base-url'] ?? process.env.CRASHLAB_DIAGNOSER_BASE_URL
-      const apiKey = process.env[keyVar]
       const tuning =
         set === 'heldout'
           ? undefined
@@ -122,12 +141,7 @@ export const benchCommand = defineCommand({
         const diagnosers: HeldoutDiagnoser[] = [
           { name: 'heuristic', diagnose: (run) => heuristicDiagnosis(run) },
         ]
-        if (model) {
-          diagnosers.push({
-            name: 'llm',
-            diagnose: (run) => diagnose(run, { model, baseUrl, apiKey, env: process.env, force: true }),
-          })
-        }
+        if (llm) diagnosers.push(llm)
         heldout = await runHeldoutBench({
           diagnosers,
           episodes: whole(args.episodes, '--episodes', 2, 1),
@@ -242,12 +256,12 @@ export function formatBenchReport(report: BenchReport): string {
 }
 
 /**
- * The heuristic's score on a labelled set, with the confusion of labels.
+ * A diagnoser's score on a labelled set (the heuristic's unless named), with the confusion of labels.
  *
  * @example
  * console.log(formatLabelledScore(scoreLabelledSet(loadLabelledSet(dir)), dir))
  */
-export function formatLabelledScore(score: LabelledScore, dir: string): string {
+export function formatLabelledScore(score: LabelledScore, dir: string, diagnoser = 'heuristic'): string {
   const rows = Object.entries(score.confusion).map(([truth, said]) => [
     truth,
     Object.entries(said ?? {})
@@ -256,11 +270,11 @@ export function formatLabelledScore(score: LabelledScore, dir: string): string {
       .join(', '),
   ])
   return [
-    pc.bold(`heuristic on the labelled set ${dir} (${score.label.n} runs)`),
+    pc.bold(`${diagnoser} on the labelled set ${dir} (${score.label.n} runs, seen while tuning)`),
     `label correct: ${formatShare(score.label)}`,
     `step correct:  ${formatShare(score.step)}`,
     '',
-    formatTable(['true label', 'heuristic said'], rows),
+    formatTable(['true label', `${diagnoser} said`], rows),
   ].join('\n')
 }
 
