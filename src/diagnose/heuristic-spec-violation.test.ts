@@ -186,6 +186,21 @@ describe('rule 5: a loop is its first repeated call', () => {
     expect(d.evidence).toEqual([{ step: 2, quote: '{"order_id":"A17"}' }])
   })
 
+  it('a loop after the action the failed check names: the check outranks it', () => {
+    const r = run(
+      [
+        { call: REFUND_490 },
+        { call: ORDER },
+        { call: ORDER },
+        { call: ORDER },
+        { text: 'Could not check it.' },
+      ],
+      CAP,
+    )
+    expect(r.findings.find((f) => f.kind === 'step_repetition')).toMatchObject({ severity: 'warn' })
+    expect(diagnosed(r)).toMatchObject({ label: 'TASK_SPEC_VIOLATION', failingStep: 0 })
+  })
+
   it('a critical loop in a run no oracle graded: the first repeat, not the first call', () => {
     const r = run([{ call: ORDER }, { call: ORDER }, { call: ORDER }, { call: ORDER }, { call: ORDER }], [])
     r.status = 'error'

@@ -71,15 +71,15 @@ const BY_FINDING: ReadonlyArray<[string, FailureLabel]> = [
  * Otherwise a bad-arguments finding or a hallucinated id (an id-like argument that appears in no earlier
  * message or tool result), whichever came first, is `BAD_TOOL_ARGUMENTS` at the model call that made it;
  * then a failed tool call, judged by the model's next answer (`TOOL_ERROR_MISHANDLED` when it claimed
- * success or went on, `EXTERNAL_FAILURE` when it told the user, at the failed tool step either way);
- * then the strongest other finding (repetition, an error streak, a suspicious result; a repetition of
- * model calls the provider failed, a retry loop, is the provider's `EXTERNAL_FAILURE`; a repetition is
- * blamed on its first repeated call), where a failed check outranks a warn-level finding unless it is a
- * loop the run never left; else a provider error (`EXTERNAL_FAILURE` at the first failed call), else a
- * failed check (`TASK_SPEC_VIOLATION` at the model call that chose the action the check names, or at a
- * cut answer that left the task undone, or at the model call that chose the last side-effect call). A
- * run with nothing wrong is `NO_FAILURE`; anything else `UNKNOWN`. Every quote is a verbatim piece of the
- * step it cites.
+ * success or went on, `EXTERNAL_FAILURE` when it told the user, at the failed tool step either way); then
+ * the strongest other finding (repetition, an error streak, a suspicious result; a repetition of model
+ * calls the provider failed, a retry loop, is the provider's `EXTERNAL_FAILURE`; a repetition is blamed on
+ * its first repeated call), where a failed check outranks a warn-level finding unless it is a loop the run
+ * never left and the check names no action; else a provider error (`EXTERNAL_FAILURE` at the first failed
+ * call), else a failed check (`TASK_SPEC_VIOLATION` at the model call that chose the action the check
+ * names, or at a cut answer that left the task undone, or at the model call that chose the last side-effect
+ * call). A run with nothing wrong is `NO_FAILURE`; anything else `UNKNOWN`. Every quote is a verbatim piece
+ * of the step it cites.
  *
  * @example
  * heuristicDiagnosis(run).label // 'BAD_TOOL_ARGUMENTS'
@@ -107,11 +107,14 @@ export function heuristicDiagnosis(run: Run, now: Date = new Date()): Diagnosis 
   const toolFailure = findToolFailure(run)
   if (toolFailure) return { ...base, ...toolFailureDiagnosis(run, toolFailure) }
   const failed = run.checks.filter((c) => !c.passed)
+  // The decision that broke the rule: the model call that chose the action, or the cut answer.
+  const culprit = failed.length > 0 ? specViolationCulprit(run, failed) : null
   // A failed oracle is a verdict, a warn-level finding only a suspicion: the oracle outranks it. But a
-  // loop the run never got out of is why the task was left undone, whatever its severity.
+  // loop the run never got out of is why the task was left undone, unless the check names an action.
+  const loops = culprit?.how !== 'named'
   const ranked =
     failed.length > 0
-      ? serious.filter((f) => RANK[f.severity] >= RANK.error || isUnbrokenLoop(run, f))
+      ? serious.filter((f) => RANK[f.severity] >= RANK.error || (loops && isUnbrokenLoop(run, f)))
       : serious
   for (const [kind, label] of BY_FINDING) {
     const finding = strongest(ranked.filter((f) => f.kind === kind))
@@ -133,8 +136,6 @@ export function heuristicDiagnosis(run: Run, now: Date = new Date()): Diagnosis 
   if (external) return { ...base, ...externalFailure(run, external.index) }
   if (failed.length > 0) {
     const first = failed[0]
-    // The decision that broke the rule: the model call that chose the action, or the cut answer.
-    const culprit = specViolationCulprit(run, failed)
     const check = sentence(`The check ${first?.name} failed${first?.message ? `: ${first.message}` : ''}`)
     return {
       ...base,

@@ -13,6 +13,11 @@ export interface Culprit {
   what: string
 }
 
+/** The culprit of a failed check, and how it was found: the action the check names, a cut answer, or the last action. */
+export interface SpecCulprit extends Culprit {
+  how: 'named' | 'cut' | 'last'
+}
+
 /**
  * The model call that chose a tool step: the latest one before it whose response announced the step's
  * call id (or, for a step with no call id, a call of that tool). Null when no model call did (a tool the
@@ -64,9 +69,9 @@ interface Action {
  * asked for, side effects unknown. Null when the run has none of these.
  *
  * @example
- * specViolationCulprit(run, failedChecks) // { step: 2, quote: 'call issue_refund {"order_id":"A17","amount":490}', what: '…' }
+ * specViolationCulprit(run, failedChecks) // { step: 2, quote: 'call issue_refund {"order_id":"A17","amount":490}', what: '…', how: 'named' }
  */
-export function specViolationCulprit(run: Run, failed: readonly CheckResult[]): Culprit | null {
+export function specViolationCulprit(run: Run, failed: readonly CheckResult[]): SpecCulprit | null {
   const tools = run.steps.filter((s): s is ToolStep => s.type === 'tool' && !s.blocked)
   const ran = (s: ToolStep): Action => ({
     index: s.index,
@@ -84,18 +89,19 @@ export function specViolationCulprit(run: Run, failed: readonly CheckResult[]): 
     const count = new Set(values(action.args).filter((v) => mentions(said, v))).size
     if (count > most) [named, most] = [action, count]
   }
-  if (named) return named.culprit()
+  if (named) return { ...named.culprit(), how: 'named' }
   const cut = cutAnswers(run).find((index) => !actions.some((a) => a.index > index))
   if (cut !== undefined) {
     return {
       step: cut,
       quote: 'finish: length',
       what: `the model call at step ${cut} was cut at the token limit and left the task undone`,
+      how: 'cut',
     }
   }
   const last = actions.at(-1)
-  if (last) return last.culprit()
-  return fallback ? ran(fallback).culprit() : null
+  const action = last?.culprit() ?? (fallback ? ran(fallback).culprit() : null)
+  return action ? { ...action, how: 'last' } : null
 }
 
 /** The tool calls the model calls asked for, each blamed on its model call (a run with no tool step). */
