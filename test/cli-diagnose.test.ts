@@ -42,10 +42,12 @@ describe('crashlab diagnose', () => {
     const r = crashlabSync('diagnose', ID, '--heuristic')
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
-    expect(r.stdout).toContain('TASK_SPEC_VIOLATION at step 3 (by heuristic)')
-    expect(r.stdout).toContain('step 3: “{"amount":490,"order_id":"A17"}”')
-    expect(r.stdout).toContain(`npx crashlab fork ${ID} --at 3 --dry-run`)
-    expect(crashlabSync('show', ID).stdout).toMatch(/diagnosis\n\s+TASK_SPEC_VIOLATION at step 3/)
+    // Step 2, the model call that asked for the 490 refund (the decision), not step 3, the tool step
+    // that ran it: the fork starts again from that decision.
+    expect(r.stdout).toContain('TASK_SPEC_VIOLATION at step 2 (by heuristic)')
+    expect(r.stdout).toContain('step 2: “call issue_refund {"amount":490,"order_id":"A17"}”')
+    expect(r.stdout).toContain(`npx crashlab fork ${ID} --at 2 --dry-run`)
+    expect(crashlabSync('show', ID).stdout).toMatch(/diagnosis\n\s+TASK_SPEC_VIOLATION at step 2/)
   })
 
   it('--show-prompt prints the compacted trace with the checks as hints, and calls nothing', () => {

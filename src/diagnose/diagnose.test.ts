@@ -34,11 +34,16 @@ afterAll(async () => {
 })
 
 describe('heuristicDiagnosis', () => {
-  it('a failed check: TASK_SPEC_VIOLATION at the last side-effect call, quoting its arguments', () => {
+  it('a failed check: TASK_SPEC_VIOLATION at the model call that chose the refund, quoting its call', () => {
     const d = heuristicDiagnosis(violation())
-    expect(d).toMatchObject({ label: 'TASK_SPEC_VIOLATION', failingStep: 3, by: 'heuristic' })
-    expect(d.evidence).toEqual([{ step: 3, quote: '{"order_id":"A17","amount":490}' }])
-    expect(d.rootCause).toBe('The check refundNeverExceedsTotal failed: refunded 490 on a 49 order.')
+    // Step 2, the model call that asked for the 490 refund, not step 3, the issue_refund tool step that
+    // ran it (which this pinned until rule 5 of docs/diagnose.md): the culprit is the decision, and the
+    // check's message names the call's amount.
+    expect(d).toMatchObject({ label: 'TASK_SPEC_VIOLATION', failingStep: 2, by: 'heuristic' })
+    expect(d.evidence).toEqual([{ step: 2, quote: 'call issue_refund {"order_id":"A17","amount":490}' }])
+    expect(d.rootCause).toBe(
+      'The check refundNeverExceedsTotal failed: refunded 490 on a 49 order; the model call at step 2 called issue_refund.',
+    )
   })
 
   it('a bad-args finding wins, with its evidence kept only where it is verbatim', () => {

@@ -9,8 +9,9 @@ const RUNS = join(import.meta.dirname, '../../examples/refund-bot/demo/runs')
 const EXPECTED = {
   // get_order, then issue_refund for the order total: the oracle passes, no finding.
   'clean-refund': { label: 'NO_FAILURE', failingStep: null },
-  // The model refunds 490 for an order of 49: the side-effect call at step 3 broke the rule.
-  'policy-violation': { label: 'TASK_SPEC_VIOLATION', failingStep: 3 },
+  // The model refunds 490 for an order of 49. It was step 3, the side-effect tool call, until rule 5
+  // (docs/diagnose.md): a broken rule is the model call that chose the action, step 2.
+  'policy-violation': { label: 'TASK_SPEC_VIOLATION', failingStep: 2 },
   // A gateway's 502 page three times before the refund goes through, and the oracle passes. It was
   // EXTERNAL_FAILURE at step 0 until rule 1 (docs/diagnose.md): a run that returned with every check
   // passing is NO_FAILURE, whatever it recovered from; the retry loop recovered.

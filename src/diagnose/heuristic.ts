@@ -4,6 +4,7 @@ import type { Finding } from '../case/schema/step.ts'
 import { isFailedToolCall } from '../checks/failed-tool-call.ts'
 import { findHallucinatedId } from './internal/hallucinated-id.ts'
 import { passingRunCause } from './internal/passing-run.ts'
+import { chooserOf, isUnbrokenLoop, specViolationCulprit } from './internal/spec-violation.ts'
 import { findToolFailure, type ToolFailure } from './internal/tool-failure.ts'
 import { stepText } from './step-text.ts'
 import { type EvidenceQuote, verifyEvidence } from './verify-evidence.ts'
@@ -70,12 +71,15 @@ const BY_FINDING: ReadonlyArray<[string, FailureLabel]> = [
  * Otherwise a bad-arguments finding or a hallucinated id (an id-like argument that appears in no earlier
  * message or tool result), whichever came first, is `BAD_TOOL_ARGUMENTS` at the model call that made it;
  * then a failed tool call, judged by the model's next answer (`TOOL_ERROR_MISHANDLED` when it claimed
- * success or went on, `EXTERNAL_FAILURE` when it told the user, at the failed tool step either way);
- * then the strongest other finding (repetition, an error streak, a suspicious result; a repetition of
- * model calls the provider failed, a retry loop, is the provider's `EXTERNAL_FAILURE`), else a provider
- * error (`EXTERNAL_FAILURE`), else a failed check (the last side-effect tool call, or the last tool call:
- * `TASK_SPEC_VIOLATION`). A run with nothing wrong is `NO_FAILURE`; anything else `UNKNOWN`. Every quote
- * is a verbatim piece of the step it cites.
+ * success or went on, `EXTERNAL_FAILURE` when it told the user, at the failed tool step either way); then
+ * the strongest other finding (repetition, an error streak, a suspicious result; a repetition of model
+ * calls the provider failed, a retry loop, is the provider's `EXTERNAL_FAILURE`; a repetition is blamed on
+ * its first repeated call), where a failed check outranks a warn-level finding unless it is a loop the run
+ * never left and the check names no action; else a provider error (`EXTERNAL_FAILURE` at the first failed
+ * call), else a failed check (`TASK_SPEC_VIOLATION` at the model call that chose the action the check
+ * names, or at a cut answer that left the task undone, or at the model call that chose the last side-effect
+ * call). A run with nothing wrong is `NO_FAILURE`; anything else `UNKNOWN`. Every quote is a verbatim piece
+ * of the step it cites.
  *
  * @example
  * heuristicDiagnosis(run).label // 'BAD_TOOL_ARGUMENTS'
@@ -102,8 +106,18 @@ export function heuristicDiagnosis(run: Run, now: Date = new Date()): Diagnosis 
   // A failed tool is judged by what the model did next: told the user, or went on as if it worked.
   const toolFailure = findToolFailure(run)
   if (toolFailure) return { ...base, ...toolFailureDiagnosis(run, toolFailure) }
+  const failed = run.checks.filter((c) => !c.passed)
+  // The decision that broke the rule: the model call that chose the action, or the cut answer.
+  const culprit = failed.length > 0 ? specViolationCulprit(run, failed) : null
+  // A failed oracle is a verdict, a warn-level finding only a suspicion: the oracle outranks it. But a
+  // loop the run never got out of is why the task was left undone, unless the check names an action.
+  const loops = culprit?.how !== 'named'
+  const ranked =
+    failed.length > 0
+      ? serious.filter((f) => RANK[f.severity] >= RANK.error || (loops && isUnbrokenLoop(run, f)))
+      : serious
   for (const [kind, label] of BY_FINDING) {
-    const finding = strongest(serious.filter((f) => f.kind === kind))
+    const finding = strongest(ranked.filter((f) => f.kind === kind))
     if (!finding) continue
     // The same request sent again because the provider kept failing it (the last one may have got
     // through): the failure is the provider's, the repetition only its echo, a retry loop.
@@ -115,22 +129,20 @@ export function heuristicDiagnosis(run: Run, now: Date = new Date()): Diagnosis 
         rootCause: `${external.rootCause.slice(0, -1)}, and the same request was sent again ${finding.steps.length - 1} time${finding.steps.length === 2 ? '' : 's'}.`,
       }
     }
+    if (kind === 'step_repetition') return { ...base, ...repetition(run, finding) }
     return { ...base, ...fromFinding(run, finding, label) }
   }
   const external = run.steps.find(isProviderFailure)
   if (external) return { ...base, ...externalFailure(run, external.index) }
-  const failed = run.checks.filter((c) => !c.passed)
   if (failed.length > 0) {
-    const tools = run.steps.filter((s) => s.type === 'tool')
-    const culprit = [...tools].reverse().find((s) => s.type === 'tool' && s.sideEffects) ?? tools.at(-1)
     const first = failed[0]
-    const quote = culprit?.type === 'tool' ? JSON.stringify(culprit.args) : undefined
+    const check = sentence(`The check ${first?.name} failed${first?.message ? `: ${first.message}` : ''}`)
     return {
       ...base,
       label: 'TASK_SPEC_VIOLATION',
-      failingStep: culprit?.index ?? null,
-      rootCause: sentence(`The check ${first?.name} failed${first?.message ? `: ${first.message}` : ''}`),
-      evidence: culprit && quote ? verifyEvidence(run, [{ step: culprit.index, quote }]) : [],
+      failingStep: culprit?.step ?? null,
+      rootCause: culprit ? `${check.slice(0, -1)}; ${culprit.what}.` : check,
+      evidence: culprit ? verifyEvidence(run, [{ step: culprit.step, quote: culprit.quote }]) : [],
     }
   }
   if (run.status === 'ok' && serious.length === 0) {
@@ -153,6 +165,22 @@ export function heuristicDiagnosis(run: Run, now: Date = new Date()): Diagnosis 
       : 'No rule explains this run.',
     evidence: [],
   }
+}
+
+/**
+ * STEP_REPETITION at the first repeated call: the second occurrence, the first that repeats an earlier
+ * one (for a repeated tool call the agent's code made, the tool step; the detector lists a model's call
+ * at the model call that chose it). Its quotes are looked for at that step first.
+ */
+function repetition(
+  run: Run,
+  finding: Finding,
+): Pick<Diagnosis, 'label' | 'failingStep' | 'rootCause' | 'evidence'> {
+  const repeat = finding.steps[1]
+  if (repeat === undefined) return fromFinding(run, finding, 'STEP_REPETITION')
+  const step = run.steps[repeat]?.type === 'tool' ? (chooserOf(run, repeat)?.step ?? repeat) : repeat
+  const first = { ...finding, steps: [step, ...finding.steps.filter((s) => s !== step)] }
+  return { ...fromFinding(run, first, 'STEP_REPETITION'), failingStep: step }
 }
 
 /** A diagnosis at a finding's first step, quoting its evidence. */

@@ -41,9 +41,12 @@ describe('the prompt (the request must be the recorded one, byte for byte)', () 
     const recorded = { system: text(system), user: text(messages[0]?.parts) }
     expect(recorded).toEqual(fixerPrompt(run, run.diagnosis!))
     expect(recorded.system).toContain('never what a tool returned (no tool_result patch)')
+    // The rule-based diagnosis names the decision, the model call that asked for the refund (step 2),
+    // quoting its call, and the fixer is shown that same call's request.
     expect(recorded.user).toContain(
-      'Diagnosis: TASK_SPEC_VIOLATION at step 3: The check refundNeverExceedsTotal failed',
+      'Diagnosis: TASK_SPEC_VIOLATION at step 2: The check refundNeverExceedsTotal failed',
     )
+    expect(recorded.user).toContain('- evidence, step 2: "call issue_refund {\\"amount\\":490,')
     expect(recorded.user).toContain('The model request of step 2:')
     expect(recorded.user).toContain('[step 3] tool issue_refund')
   })

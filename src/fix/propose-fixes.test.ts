@@ -94,7 +94,8 @@ describe('proposeFixes (the scripted provider plays the fixer)', () => {
       })
       expect(provider.requests.length - before).toBe(1)
       const sent = JSON.stringify(provider.requests.at(-1))
-      expect(sent).toContain('TASK_SPEC_VIOLATION at step 3')
+      // The heuristic's step: the model call that chose the refund, not the tool step that ran it.
+      expect(sent).toContain('TASK_SPEC_VIOLATION at step 2')
       expect(sent).toContain('[step 3] tool issue_refund')
       expect(sent).toContain('tool_description')
       const recorded = store.list({ tag: 'fixer' })
