@@ -21,6 +21,27 @@ const tool = (name: string, description: string | undefined, properties: string[
 const failed = (name: string, message: string): CheckResult => ({ name, passed: false, message })
 const run = (options: Omit<ChatRunOptions, 'turns'>, ...turns: ChatTurn[]): Run =>
   chatRun({ ...options, turns })
+/**
+ * The run as an agent that wraps no tool records it, over the Anthropic wire: the model calls only,
+ * tool results in user messages.
+ */
+function modelCallsOnly(r: Run): Run {
+  const steps = r.steps
+    .filter((s) => s.type === 'llm')
+    .map((s, index) => {
+      const request = s.request.normalized
+      const messages = request?.messages.map((m) => (m.role === 'tool' ? { ...m, role: 'user' as const } : m))
+      return {
+        ...s,
+        index,
+        provider: 'anthropic-messages',
+        endpoint: 'messages',
+        request: { ...s.request, normalized: request && messages ? { ...request, messages } : null },
+      }
+    })
+  return { ...r, steps }
+}
+
 /** What the model said along with the tool call of the model call at `index`. */
 function say(r: Run, index: number, text: string): void {
   const step = r.steps[index]
@@ -207,6 +228,50 @@ describe('heuristicDiagnosis, the wrong-tool rule: a wrong tool', () => {
       kind: 'write-for-read',
     })
     expect(heuristicDiagnosis(r).label).toBe('WRONG_TOOL_SELECTION')
+  })
+
+  it('an Anthropic-shaped run whose agent wraps no tool: only the model calls are recorded', () => {
+    const r = modelCallsOnly(
+      run(
+        {
+          system: 'You run the front desk of a vet clinic.',
+          user: "Can you move Biscuit's check-up V-310 to Friday morning?",
+          tools: [
+            tool('find_visit', 'Find a visit by its reference', ['visit']),
+            tool('book_visit', 'Book a new visit for a pet', ['pet', 'slot']),
+            tool('move_visit', 'Move a visit to another slot', ['visit', 'slot']),
+          ],
+          checks: [failed('visit-moved', 'V-310 was not moved')],
+        },
+        { call: { name: 'find_visit', args: { visit: 'V-310' }, result: { pet: 'Biscuit' } } },
+        {
+          call: {
+            name: 'book_visit',
+            args: { pet: 'Biscuit', slot: 'Friday 09:00' },
+            result: { visit: 'V-311' },
+          },
+        },
+        { text: 'Moved to Friday 9:00.' },
+      ),
+    )
+    expect(r.steps.map((s) => s.type)).toEqual(['llm', 'llm', 'llm'])
+    expect(heuristicDiagnosis(r)).toMatchObject({ label: 'WRONG_TOOL_SELECTION', failingStep: 1 })
+  })
+
+  it('with no tool steps, a read repeated from an earlier model call still gives it away', () => {
+    const r = modelCallsOnly(
+      run(
+        { user: RENEW, tools: LIBRARY, checks: NOT_RENEWED },
+        { call: { name: 'get_loan', args: { loan_id: 'L-889' }, result: { due: '2026-12-01' } } },
+        { call: { name: 'get_loan', args: { loan_id: 'L-889' }, result: { due: '2026-12-01' } } },
+        { text: 'Renewed.' },
+      ),
+    )
+    expect(findWrongTool(r)).toMatchObject({
+      step: 1,
+      kind: 'read',
+      because: 'it had read the same at step 0',
+    })
   })
 
   it('tools named in camelCase, one with no description', () => {
@@ -402,6 +467,27 @@ describe('heuristicDiagnosis, the wrong-tool rule: what is not a wrong tool', ()
         },
       },
       { text: 'Your parcel is on its way.' },
+    )
+    expect(findWrongTool(r)).toBeNull()
+  })
+
+  it('a step the system prompt asks for is not a wrong tool, even when the next step never came', () => {
+    const r = run(
+      {
+        system:
+          'You handle repair requests. Open a job with open_job, then text the customer with notify_customer.',
+        user: 'My washing machine leaks, address 4 Quay Street',
+        tools: [
+          tool('get_customer', 'Look up a customer by address', ['address']),
+          tool('open_job', 'Open a repair job for a technician', ['address', 'fault']),
+          tool('notify_customer', 'Text the customer the date of the visit', ['job']),
+        ],
+        checks: [failed('customer-notified', 'the customer was not notified')],
+      },
+      {
+        call: { name: 'open_job', args: { address: '4 Quay Street', fault: 'leak' }, result: { job: 'J-1' } },
+      },
+      { text: 'A technician will come.' },
     )
     expect(findWrongTool(r)).toBeNull()
   })

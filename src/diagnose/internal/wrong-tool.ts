@@ -52,7 +52,7 @@ export function findWrongTool(run: Run): WrongTool | null {
   const last = llm.at(-1)?.response?.normalized
   if (!last || last.finishReason === 'length') return null
   const checks = checkStems(run)
-  const calls = llm.flatMap((s) =>
+  const calls: ModelCall[] = llm.flatMap((s) =>
     (s.response?.normalized?.toolCalls ?? []).map((call) => ({ step: s, call })),
   )
   for (const [i, { step, call }] of calls.entries()) {
@@ -73,6 +73,7 @@ export function findWrongTool(run: Run): WrongTool | null {
     }
     const found = judge({
       run,
+      calls,
       step,
       call,
       tools,
@@ -80,7 +81,7 @@ export function findWrongTool(run: Run): WrongTool | null {
       said,
       ask,
       unwanted: checks.unwanted,
-      open: tools.filter((t) => t !== chosen && !later.includes(t.name) && !calledOk(run, t.name)),
+      open: tools.filter((t) => t !== chosen && !later.includes(t.name) && !calledOk(run, calls, t.name)),
       answered: answeredAfter(llm, step),
     })
     if (found) return { step: step.index, tool: call.name, ...found, quotes: evidence(run, step, call) }
@@ -97,8 +98,15 @@ interface Said {
   intent: Set<string>
 }
 
+/** A tool call a model call made. */
+interface ModelCall {
+  step: LlmStep
+  call: ToolCallPart
+}
+
 interface Choice {
   run: Run
+  calls: readonly ModelCall[]
   step: LlmStep
   call: ToolCallPart
   tools: Profile[]
@@ -149,7 +157,7 @@ function judge(c: Choice): Pick<WrongTool, 'expected' | 'kind' | 'because'> | nu
   if (chosen.kind !== 'read' || !c.answered || (wh && ![...said.user].some(isWriteVerb))) return null
   const expected = c.open.filter((t) => t.kind === 'write' && named(t) && cover(t, all) >= 1)
   for (const t of expected.sort((a, b) => cover(b, all) - cover(a, all))) {
-    const because = giveaway(c.run, c.step, c.call, chosen, t, said.intent)
+    const because = giveaway(c, t)
     if (because) return { expected: t.name, kind: 'read', because }
   }
   return null
@@ -183,26 +191,20 @@ export function wrongToolDiagnosis(
 }
 
 /** Why a look-up stands where a change was asked, or undefined when nothing gives it away. */
-function giveaway(
-  run: Run,
-  step: LlmStep,
-  call: ToolCallPart,
-  chosen: Profile,
-  expected: Profile,
-  intent: ReadonlySet<string>,
-): string | undefined {
-  const before = run.steps.find(
-    (s) =>
-      s.index < step.index &&
-      s.type === 'tool' &&
-      s.name === call.name &&
-      !isFailedToolCall(s) &&
-      same(s.args, call.args),
+function giveaway(c: Choice, expected: Profile): string | undefined {
+  const { run, step, call, chosen } = c
+  const before = c.calls.find(
+    (e) =>
+      e.step.index < step.index &&
+      e.call.name === call.name &&
+      same(e.call.args, call.args) &&
+      ranOk(run, e.call),
   )
-  if (before) return `it had read the same at step ${before.index}`
+  if (before) return `it had read the same at step ${ranAt(run, before.call) ?? before.step.index}`
   const args = call.args && typeof call.args === 'object' && !Array.isArray(call.args) ? call.args : {}
   const foreign = Object.keys(args).filter((k) => !chosen.params.has(k) && expected.params.has(k))
   if (foreign.length > 0 && chosen.params.size > 0) return `with ${expected.name}'s ${foreign.join(', ')}`
+  const intent = c.said.intent
   const announced = keyHit(expected, intent) && ![...intent].some((w) => isReadVerb(w) || chosen.words.has(w))
   return announced ? `its own words announced ${expected.name}` : undefined
 }
@@ -236,8 +238,27 @@ function answeredAfter(llm: readonly LlmStep[], step: LlmStep): boolean {
   return next?.response?.normalized?.toolCalls.length === 0
 }
 
-function calledOk(run: Run, name: string): boolean {
-  return run.steps.some((s) => s.type === 'tool' && s.name === name && !s.blocked && !isFailedToolCall(s))
+/** Whether a model call of the tool ran without failing (a call no tool step recorded counts as run). */
+function calledOk(run: Run, calls: readonly ModelCall[], name: string): boolean {
+  const stepOk = run.steps.some(
+    (s) => s.type === 'tool' && s.name === name && !s.blocked && !isFailedToolCall(s),
+  )
+  return stepOk || calls.some((c) => c.call.name === name && ranOk(run, c.call))
+}
+
+/** Whether the tool step that ran a model's call did not fail; true when no tool step recorded it. */
+function ranOk(run: Run, call: ToolCallPart): boolean {
+  const ran = run.steps[ranAt(run, call) ?? -1]
+  return ran?.type !== 'tool' || (!ran.blocked && !isFailedToolCall(ran))
+}
+
+/** The tool step that ran a model's call, by its call id, or by name and arguments when it has none. */
+function ranAt(run: Run, call: ToolCallPart): number | undefined {
+  return run.steps.find(
+    (s) =>
+      s.type === 'tool' &&
+      (s.callId ? s.callId === call.id : s.name === call.name && same(s.args, call.args)),
+  )?.index
 }
 
 function evidence(run: Run, step: LlmStep, call: ToolCallPart): EvidenceQuote[] {
