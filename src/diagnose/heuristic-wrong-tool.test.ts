@@ -421,6 +421,21 @@ describe('heuristicDiagnosis, the wrong-tool rule: what is not a wrong tool', ()
     expect(heuristicDiagnosis(r)).toMatchObject({ label: 'TOOL_ERROR_MISHANDLED', failingStep: 3 })
   })
 
+  it("a fitting tool the model tried and that failed was chosen: a reply tool after it is the failed-tool rule's", () => {
+    const r = run(
+      {
+        user: RENEW,
+        tools: [...LIBRARY, tool('send_reply', 'Send a message to the member', ['text'])],
+        checks: NOT_RENEWED,
+      },
+      { call: { name: 'renew_loan', args: { loan_id: 'L-889', weeks: '2' }, error: 'ETIMEDOUT' } },
+      { call: { name: 'send_reply', args: { text: 'Renewed for two weeks.' } } },
+      { text: '' },
+    )
+    expect(findWrongTool(r)).toBeNull()
+    expect(heuristicDiagnosis(r)).toMatchObject({ label: 'TOOL_ERROR_MISHANDLED', failingStep: 1 })
+  })
+
   it('a question and a change in the same message is not a question only', () => {
     const r = run(
       {

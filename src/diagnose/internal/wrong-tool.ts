@@ -31,12 +31,12 @@ export interface WrongTool {
 const QUESTION = /^\s*(?:what|where|when|which|who|whose|why|how|is|are|was|were|did|does|do|has|have)\b/i
 
 /**
- * The wrong-tool rule of the heuristic: the first model call that chose a tool whose name and description do not fit
- * what the run was asked, while another tool's do. What was asked is read from the user's messages, the
+ * The wrong-tool rule of the heuristic: the first model call that chose a tool whose name and description
+ * do not fit what the run was asked, while another tool's do. What was asked is read from the user's messages, the
  * system prompt and the failed checks (a check that failed saying something did not happen asks for it);
  * each tool from its name, its description (what it negates left out) and its parameters. Only a run that
  * failed (a check failed or it threw) and did not end on a provider failure or a cut answer is judged,
- * and only a choice the run never undid: the fitting tool was never called, then or later, and no other
+ * and only a choice the run never undid: no model call ever tried the fitting tool, and no other
  * change was attempted after the choice. A change nothing asks for, where another change was asked, is
  * `write`; a look-up where a change was asked, when the look-up repeats one already answered, carries
  * arguments of the change, or comes with words that announce the change, is `read`; a change where the
@@ -55,15 +55,19 @@ export function findWrongTool(run: Run): WrongTool | null {
   const calls: ModelCall[] = llm.flatMap((s) =>
     (s.response?.normalized?.toolCalls ?? []).map((call) => ({ step: s, call })),
   )
+  const keys = calls.map((c) => `${c.call.name}\u0000${canonicalStringify(c.call.args ?? null)}`)
+  const repeats = new Map<string, number>()
+  for (const k of keys) repeats.set(k, (repeats.get(k) ?? 0) + 1)
+  const tried = new Set(calls.map((c) => c.call.name))
   for (const [i, { step, call }] of calls.entries()) {
     const request = step.request.normalized
     if (!request || request.tools.length < 2) continue
-    if (calls.filter((c) => c.call.name === call.name && same(c.call.args, call.args)).length >= 3) continue
+    if ((repeats.get(keys[i] as string) ?? 0) >= 3) continue
     const tools = profiles(request.tools, run)
     const chosen = tools.find((t) => t.name === call.name)
     if (!chosen) continue
-    const later = calls.slice(i + 1).map((c) => c.call.name)
-    if (later.some((name) => name !== call.name && isChange(tools, name))) continue
+    // Another change tried after this call: the model went on, this was not its last word.
+    if (calls.slice(i + 1).some((c) => c.call.name !== call.name && isChange(tools, c.call.name))) continue
     const ask = textOf(request.messages.filter((m) => m.role === 'user').flatMap((m) => m.parts))
     const said: Said = {
       user: stemsOf(ask, { asked: true, negation: true }),
@@ -81,7 +85,8 @@ export function findWrongTool(run: Run): WrongTool | null {
       said,
       ask,
       unwanted: checks.unwanted,
-      open: tools.filter((t) => t !== chosen && !later.includes(t.name) && !calledOk(run, calls, t.name)),
+      // Tried at any point, even if it failed, the fitting tool was chosen: what followed is not a choice.
+      open: tools.filter((t) => !tried.has(t.name) && !calledOk(run, t.name)),
       answered: answeredAfter(llm, step),
     })
     if (found) return { step: step.index, tool: call.name, ...found, quotes: evidence(run, step, call) }
@@ -114,7 +119,7 @@ interface Choice {
   said: Said
   ask: string
   unwanted: Set<string>
-  /** The tools never called with success, and not called after this one. */
+  /** The tools no model call tried and no tool step ran. */
   open: Profile[]
   /** The model's next answer called no tool. */
   answered: boolean
@@ -238,12 +243,9 @@ function answeredAfter(llm: readonly LlmStep[], step: LlmStep): boolean {
   return next?.response?.normalized?.toolCalls.length === 0
 }
 
-/** Whether a model call of the tool ran without failing (a call no tool step recorded counts as run). */
-function calledOk(run: Run, calls: readonly ModelCall[], name: string): boolean {
-  const stepOk = run.steps.some(
-    (s) => s.type === 'tool' && s.name === name && !s.blocked && !isFailedToolCall(s),
-  )
-  return stepOk || calls.some((c) => c.call.name === name && ranOk(run, c.call))
+/** Whether a tool step of the tool (one the agent's own code may have called) ran without failing. */
+function calledOk(run: Run, name: string): boolean {
+  return run.steps.some((s) => s.type === 'tool' && s.name === name && !s.blocked && !isFailedToolCall(s))
 }
 
 /** Whether the tool step that ran a model's call did not fail; true when no tool step recorded it. */
