@@ -103,6 +103,29 @@ describe('heuristicDiagnosis, the wrong-tool rule: a wrong tool', () => {
     expect(d.evidence).toContainEqual({ step: 0, quote: 'assistant: Pausing it for two months.' })
   })
 
+  it('a second look-up, with other arguments, after which the model claims the change it never made', () => {
+    const r = run(
+      { user: RENEW, tools: LIBRARY, checks: NOT_RENEWED },
+      { call: { name: 'get_loan', args: { loan_id: 'L-889' }, result: { due: '2026-12-01' } } },
+      {
+        call: {
+          name: 'get_loan',
+          args: { loan_id: 'l-889', include: 'fees' },
+          result: { due: '2026-12-01' },
+        },
+      },
+      { text: 'Your loan is renewed for two more weeks.' },
+    )
+    expect(findWrongTool(r)).toMatchObject({ step: 2, kind: 'read', expected: 'renew_loan' })
+    // One look-up and the same claim: the look-up was needed, the change was left undone.
+    const once = run(
+      { user: RENEW, tools: LIBRARY, checks: NOT_RENEWED },
+      { call: { name: 'get_loan', args: { loan_id: 'L-889' }, result: { due: '2026-12-01' } } },
+      { text: 'Your loan is renewed for two more weeks.' },
+    )
+    expect(findWrongTool(once)).toBeNull()
+  })
+
   it('a look-up that comes with words announcing the change', () => {
     const r = run(
       { user: RENEW, tools: LIBRARY, checks: NOT_RENEWED },

@@ -39,7 +39,8 @@ const QUESTION = /^\s*(?:what|where|when|which|who|whose|why|how|is|are|was|were
  * and only a choice the run never undid: no model call ever tried the fitting tool, and no other
  * change was attempted after the choice. A change nothing asks for, where another change was asked, is
  * `write`; a look-up where a change was asked, when the look-up repeats one already answered, carries
- * arguments of the change, or comes with words that announce the change, is `read`; a change where the
+ * arguments of the change, comes with words that announce the change, or is a second call of its tool
+ * after which the model claims the change, is `read`; a change where the
  * user only asked a question is `write-for-read`; a hand-off to an agent the request does not fit,
  * where another agent's description does, is `handoff`. Null when no call qualifies.
  *
@@ -87,7 +88,7 @@ export function findWrongTool(run: Run): WrongTool | null {
       unwanted: checks.unwanted,
       // Tried at any point, even if it failed, the fitting tool was chosen: what followed is not a choice.
       open: tools.filter((t) => !tried.has(t.name) && !calledOk(run, t.name)),
-      answered: answeredAfter(llm, step),
+      answer: answerAfter(llm, step),
     })
     if (found) return { step: step.index, tool: call.name, ...found, quotes: evidence(run, step, call) }
   }
@@ -121,8 +122,8 @@ interface Choice {
   unwanted: Set<string>
   /** The tools no model call tried and no tool step ran. */
   open: Profile[]
-  /** The model's next answer called no tool. */
-  answered: boolean
+  /** The model's next answer, if it called no tool (the model concluded): what it said, as stems. */
+  answer: Set<string> | undefined
 }
 
 function judge(c: Choice): Pick<WrongTool, 'expected' | 'kind' | 'because'> | null {
@@ -159,7 +160,7 @@ function judge(c: Choice): Pick<WrongTool, 'expected' | 'kind' | 'because'> | nu
     return info ? { expected: info, kind: 'write-for-read' } : null
   }
   // A look-up stands in for a change only when the model then answered: one it kept making is a loop.
-  if (chosen.kind !== 'read' || !c.answered || (wh && ![...said.user].some(isWriteVerb))) return null
+  if (chosen.kind !== 'read' || !c.answer || (wh && ![...said.user].some(isWriteVerb))) return null
   const expected = c.open.filter((t) => t.kind === 'write' && named(t) && cover(t, all) >= 1)
   for (const t of expected.sort((a, b) => cover(b, all) - cover(a, all))) {
     const because = giveaway(c, t)
@@ -211,7 +212,15 @@ function giveaway(c: Choice, expected: Profile): string | undefined {
   if (foreign.length > 0 && chosen.params.size > 0) return `with ${expected.name}'s ${foreign.join(', ')}`
   const intent = c.said.intent
   const announced = keyHit(expected, intent) && ![...intent].some((w) => isReadVerb(w) || chosen.words.has(w))
-  return announced ? `its own words announced ${expected.name}` : undefined
+  if (announced) return `its own words announced ${expected.name}`
+  // The same look-up had answered already, and the model then said the change was made.
+  const again = c.calls.find(
+    (e) => e.step.index < step.index && e.call.name === call.name && ranOk(run, e.call),
+  )
+  const claimed = c.answer && keyHit(expected, c.answer) && ![...c.answer].some(isReadVerb)
+  if (!(again && claimed)) return undefined
+  const at = ranAt(run, again.call) ?? again.step.index
+  return `${call.name} had answered at step ${at}, and the model then claimed the change`
 }
 
 /** The name of the best tool by `score`, if it reaches `floor`. */
@@ -237,10 +246,10 @@ function checkStems(run: Run): { wanted: Set<string>; unwanted: Set<string> } {
   return { wanted, unwanted }
 }
 
-/** Whether the next model call after `step` that got an answer called no tool: the model concluded. */
-function answeredAfter(llm: readonly LlmStep[], step: LlmStep): boolean {
-  const next = llm.find((s) => s.index > step.index && s.response?.normalized)
-  return next?.response?.normalized?.toolCalls.length === 0
+/** What the next model call after `step` that got an answer said, when it called no tool (it concluded). */
+function answerAfter(llm: readonly LlmStep[], step: LlmStep): Set<string> | undefined {
+  const next = llm.find((s) => s.index > step.index && s.response?.normalized)?.response?.normalized
+  return next?.toolCalls.length === 0 ? stemsOf(textOf(next.parts), { negation: true }) : undefined
 }
 
 /** Whether a tool step of the tool (one the agent's own code may have called) ran without failing. */
