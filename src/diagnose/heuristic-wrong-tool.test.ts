@@ -459,6 +459,35 @@ describe('heuristicDiagnosis, the wrong-tool rule: what is not a wrong tool', ()
     expect(heuristicDiagnosis(r)).toMatchObject({ label: 'TOOL_ERROR_MISHANDLED', failingStep: 1 })
   })
 
+  it('a question that names the change itself is not a question only', () => {
+    const r = run(
+      {
+        user: 'What would it cost to redirect parcel P-5521 to the depot?',
+        tools: PARCELS,
+        checks: [failed('parcel-untouched', 'parcel P-5521 was redirected')],
+      },
+      { call: { name: 'redirect_parcel', args: { parcel_id: 'P-5521', address: 'depot' } } },
+      { text: 'Redirected.' },
+    )
+    expect(findWrongTool(r)).toBeNull()
+  })
+
+  it('a look-up made again after which the model says it was unable to make the change claims nothing', () => {
+    const r = run(
+      { user: RENEW, tools: LIBRARY, checks: NOT_RENEWED },
+      { call: { name: 'get_loan', args: { loan_id: 'L-889' }, result: { due: '2026-12-01' } } },
+      {
+        call: {
+          name: 'get_loan',
+          args: { loan_id: 'l-889', include: 'fees' },
+          result: { due: '2026-12-01' },
+        },
+      },
+      { text: 'I was unable to renew your loan: it has fees due.' },
+    )
+    expect(findWrongTool(r)).toBeNull()
+  })
+
   it('a question and a change in the same message is not a question only', () => {
     const r = run(
       {

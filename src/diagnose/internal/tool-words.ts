@@ -78,7 +78,9 @@ const STOP = new Set(['a', 'an', 'the', 'of', 'to', 'for', 'on', 'in', 'by', 'wi
   'use', 'using', 'tool', 'function', 'when', 'him', 'her', 'his', 'she', 'he', 'am', 'im', 'hi', 'hello', 'thanks',
   'thank', 'want', 'need', 'like', 'now', 'today', 'asap', 'other', 'another', 'same', 'new'])
 
-const NEGATORS = new Set(['not', 'no', 'never', 'without', 'cannot', 'nor', 'neither', 'none', 'nothing'])
+// biome-ignore format: a list of words
+const NEGATORS = new Set(['not', 'no', 'never', 'without', 'cannot', 'nor', 'neither', 'none', 'nothing', 'unable',
+  'failed'])
 // What follows one of these in its clause is not asked for yet: "I may want to renew it", "if it fails".
 const HEDGES = new Set(['might', 'maybe', 'perhaps', 'if', 'whether', 'unless', 'later'])
 // `may` hedges before these only: "I may want to", not "from May 3".

@@ -150,8 +150,8 @@ function judge(c: Choice): Pick<WrongTool, 'expected' | 'kind' | 'because'> | nu
     if (expected) return { expected, kind: chosen.kind }
     // A change where the user only asked, which a failed check says should not have happened.
     const words = stemsOf(c.ask)
-    if (chosen.kind !== 'write' || !wh || [...words].some(isWriteVerb) || !keyHit(chosen, c.unwanted))
-      return null
+    const unasked = !([...words].some(isWriteVerb) || keyHit(chosen, words))
+    if (chosen.kind !== 'write' || !wh || !unasked || !keyHit(chosen, c.unwanted)) return null
     const info = best(
       c.tools.filter((t) => t.kind === 'read'),
       (t) => cover(t, words),
