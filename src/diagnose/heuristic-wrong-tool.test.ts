@@ -385,6 +385,18 @@ describe('heuristicDiagnosis, the wrong-tool rule: what is not a wrong tool', ()
     const last = r.steps.at(-1)
     if (last?.type === 'llm' && last.response?.normalized) last.response.normalized.finishReason = 'length'
     expect(findWrongTool(r)).toBeNull()
+    // Cut earlier, with the agent asking again after it: still not read.
+    const cut = run(
+      { user: RENEW, tools: LIBRARY, checks: NOT_RENEWED },
+      { call: { name: 'get_loan', args: { loan_id: 'L-889' }, result: { due: '2026-12-01' } } },
+      { text: 'I will now renew the lo' },
+      { call: { name: 'get_loan', args: { loan_id: 'L-889' }, result: { due: '2026-12-01' } } },
+      { text: 'Your loan is renewed.' },
+    )
+    const cutStep = cut.steps[2]
+    if (cutStep?.type === 'llm' && cutStep.response?.normalized)
+      cutStep.response.normalized.finishReason = 'length'
+    expect(findWrongTool(cut)).toBeNull()
   })
 
   it('the same look-up again and again is a loop, not a choice', () => {

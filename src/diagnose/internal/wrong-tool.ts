@@ -35,7 +35,8 @@ const QUESTION = /^\s*(?:what|where|when|which|who|whose|why|how|is|are|was|were
  * do not fit what the run was asked, while another tool's do. What was asked is read from the user's messages, the
  * system prompt and the failed checks (a check that failed saying something did not happen asks for it);
  * each tool from its name, its description (what it negates left out) and its parameters. Only a run that
- * failed (a check failed or it threw) and did not end on a provider failure or a cut answer is judged,
+ * failed (a check failed or it threw), did not end on a provider failure and had no answer cut at the
+ * token limit is judged,
  * and only a choice the run never undid: no model call ever tried the fitting tool, and no other
  * change was attempted after the choice. A change nothing asks for, where another change was asked, is
  * `write`; a look-up where a change was asked, when the look-up repeats one already answered, carries
@@ -50,8 +51,10 @@ const QUESTION = /^\s*(?:what|where|when|which|who|whose|why|how|is|are|was|were
 export function findWrongTool(run: Run): WrongTool | null {
   if (run.outcome !== 'fail' && run.status !== 'error') return null
   const llm = run.steps.filter((s): s is LlmStep => s.type === 'llm')
-  const last = llm.at(-1)?.response?.normalized
-  if (!last || last.finishReason === 'length') return null
+  // A run that ended on a provider failure is the provider's; an answer cut at the token limit, anywhere,
+  // is a failure of its own (what the cut answer would have called is unknown).
+  if (!llm.at(-1)?.response?.normalized) return null
+  if (llm.some((s) => s.response?.normalized?.finishReason === 'length')) return null
   const checks = checkStems(run)
   const calls: ModelCall[] = llm.flatMap((s) =>
     (s.response?.normalized?.toolCalls ?? []).map((call) => ({ step: s, call })),
