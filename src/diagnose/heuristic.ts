@@ -6,6 +6,7 @@ import { findHallucinatedId } from './internal/hallucinated-id.ts'
 import { passingRunCause } from './internal/passing-run.ts'
 import { chooserOf, isUnbrokenLoop, specViolationCulprit } from './internal/spec-violation.ts'
 import { findToolFailure, type ToolFailure } from './internal/tool-failure.ts'
+import { wrongToolDiagnosis } from './internal/wrong-tool.ts'
 import { stepText } from './step-text.ts'
 import { type EvidenceQuote, verifyEvidence } from './verify-evidence.ts'
 
@@ -103,6 +104,9 @@ export function heuristicDiagnosis(run: Run, now: Date = new Date()): Diagnosis 
     }
   }
   if (badArgs) return { ...base, ...fromFinding(run, badArgs, 'BAD_TOOL_ARGUMENTS') }
+  // A wrong tool (docs/diagnose.md): the choice comes before the tool failure or broken check it leads to.
+  const wrongTool = wrongToolDiagnosis(run)
+  if (wrongTool) return { ...base, ...wrongTool }
   // A failed tool is judged by what the model did next: told the user, or went on as if it worked.
   const toolFailure = findToolFailure(run)
   if (toolFailure) return { ...base, ...toolFailureDiagnosis(run, toolFailure) }
