@@ -71,7 +71,10 @@ const BY_FINDING: ReadonlyArray<[string, FailureLabel]> = [
  * A run that returned and passed every check is `NO_FAILURE`, whatever it recovered from on the way.
  * Otherwise a bad-arguments finding or a hallucinated id (an id-like argument that appears in no earlier
  * message or tool result), whichever came first, is `BAD_TOOL_ARGUMENTS` at the model call that made it;
- * then a failed tool call, judged by the model's next answer (`TOOL_ERROR_MISHANDLED` when it claimed
+ * then a wrong tool (a change nothing asked for where another was asked, a look-up where a change was
+ * asked, a change where only a question was asked and a check flags it, a hand-off to the wrong agent,
+ * judged from the tools' names and descriptions) is `WRONG_TOOL_SELECTION` at the model call that chose
+ * it; then a failed tool call, judged by the model's next answer (`TOOL_ERROR_MISHANDLED` when it claimed
  * success or went on, `EXTERNAL_FAILURE` when it told the user, at the failed tool step either way); then
  * the strongest other finding (repetition, an error streak, a suspicious result; a repetition of model
  * calls the provider failed, a retry loop, is the provider's `EXTERNAL_FAILURE`; a repetition is blamed on
