@@ -59,6 +59,36 @@ describe('decideSequential', () => {
     ).toMatchObject({ verdict: 'LIKELY', done: true, decided: false })
   })
 
+  it('at the budget, ahead by too little to tell (the bet never got halfway to 1/α) is INCONCLUSIVE, not LIKELY', () => {
+    const patched: TrialOutcome[] = [
+      'pass',
+      'fail',
+      'fail',
+      'pass',
+      'fail',
+      'pass',
+      'fail',
+      'fail',
+      'pass',
+      'fail',
+    ]
+    const control: TrialOutcome[] = [
+      'fail',
+      'pass',
+      'fail',
+      'fail',
+      'fail',
+      'pass',
+      'fail',
+      'pass',
+      'fail',
+      'fail',
+    ]
+    const d = decideSequential({ k: 10, patched, control, goodRuns: [] })
+    expect(d).toMatchObject({ verdict: 'INCONCLUSIVE', done: true, decided: false })
+    expect(d.evidence).toBeLessThan(Math.sqrt(20))
+  })
+
   it('stops an arm that cannot reach VERIFIED within the budget', () => {
     const d = decideSequential({
       k: 6,
@@ -146,6 +176,8 @@ describe('the sequential rule on scenarios with a known effect', () => {
   it('a patch with no effect (0.3 against 0.3) is VERIFIED in at most 5 % of seeds', () => {
     const r = run({ name: 'no effect', patched: 0.3, control: 0.3, goodRuns: [] })
     expect(r.counts.VERIFIED).toBeLessThanOrEqual(50)
+    // And LIKELY (ahead, halfway to VERIFIED) in far fewer than the 4 in 10 of the fixed k = 5 rule.
+    expect(r.counts.LIKELY).toBeLessThanOrEqual(150)
   })
 
   it('a fix that breaks a past good run (0.95 → 0.3) is REJECTED in at least 95 % of seeds', () => {

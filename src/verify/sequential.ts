@@ -183,8 +183,16 @@ function judgeArms(input: SequentialInput, threshold: number, final: boolean): A
       fallback: { verdict: 'REJECTED', reason: '' },
     }
   }
-  const out = final || remaining === 0 || !reachable(better, remaining, 1, DIFF, threshold)
-  const fallback = fallbackVerdict(input, rates, e, out)
+  // A budget too small to ever reach 1/α is run whole (it can show a LIKELY, or a regression), not cut short.
+  const tooSmall = !reachable(bet([], DIFF, threshold), k, 1, DIFF, threshold)
+  const out = final || remaining === 0 || (!tooSmall && !reachable(better, remaining, 1, DIFF, threshold))
+  const fallback = fallbackVerdict(
+    input,
+    rates,
+    tooSmall ? `${e}; k = ${k} is too small to reach 1/α` : e,
+    out,
+    tooSmall || better.peak >= Math.sqrt(threshold),
+  )
   return { state: out ? 'spent' : 'open', better, reason: fallback.reason, fallback }
 }
 
@@ -194,6 +202,8 @@ function fallbackVerdict(
   rates: string,
   e: string,
   out: boolean,
+  /** The bet got halfway to 1/α (on the log scale): under the null it does so with chance at most √α. */
+  halfway: boolean,
 ): { verdict: Verdict; reason: string } {
   const { k, patched, control } = input
   const stats = (o: readonly TrialOutcome[]) => {
@@ -223,10 +233,16 @@ function fallbackVerdict(
     const cRate = c.n === 0 ? 0 : c.passed / c.n
     if (pRate <= cRate)
       return { verdict: 'REJECTED', reason: `${rates}: no better than the control, ${undecided}` }
+    if (!halfway) {
+      return {
+        verdict: 'INCONCLUSIVE',
+        reason: `${rates}: ahead of the control by too little to tell, ${undecided}`,
+      }
+    }
     return { verdict: 'LIKELY', reason: `${rates}: ahead of the control but ${undecided}: raise -k` }
   }
   if (p.passed === 0) return { verdict: 'REJECTED', reason: `no patched trial passed (${p.n} failed)` }
-  if (pRate >= 0.5)
+  if (pRate >= 0.5 && halfway)
     return { verdict: 'LIKELY', reason: `${rates}, no control run, ${undecided}: raise -k or run controls` }
   return { verdict: 'INCONCLUSIVE', reason: `${rates}, no control run, ${undecided}` }
 }
@@ -252,10 +268,12 @@ function judgeGoodRun(
   if (regression.crossedAt !== null) return { state: 'regressed', rates }
   if (cleared.crossedAt !== null) return { state: 'cleared', rates }
   const remaining = Math.max(0, k - Math.max(g.patched.length, g.unpatched.length))
+  const tooSmall = !reachable(bet([], clearOptions, threshold), k, tolerance + 1, clearOptions, threshold)
   const out =
     final ||
     remaining === 0 ||
-    (!reachable(cleared, remaining, tolerance + 1, clearOptions, threshold) &&
+    (!tooSmall &&
+      !reachable(cleared, remaining, tolerance + 1, clearOptions, threshold) &&
       !reachable(regression, remaining, 1, DIFF, regressThreshold))
   return { state: out ? 'spent' : 'open', rates }
 }
