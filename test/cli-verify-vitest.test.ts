@@ -175,7 +175,7 @@ describe('crashlab verify --vitest', () => {
       expect(comparable(fromShards)).toEqual(comparable(whole))
       expect(fromShards.trials).toHaveLength(20)
       expect(fromShards.fixedK).toBe(true)
-      expect(merged.stdout).toContain('a fixed k of 5 trials per arm (sharded: no early stop)')
+      expect(merged.stdout).toContain('a fixed k of 5 trials per arm, planned whole (no early stop)')
     } finally {
       rmSync(reports, { recursive: true, force: true })
     }

@@ -396,7 +396,7 @@ export function formatVerification(v: Verification, fixId: string, runId: string
     v.evidence === undefined
       ? ''
       : `, e-value ${v.evidence >= 100 ? v.evidence.toFixed(0) : v.evidence.toPrecision(2)} (VERIFIED at 20)`
-  if (v.fixedK) lines.push('', `a fixed k of ${v.k} trials per arm (sharded: no early stop)${evidence}`)
+  if (v.fixedK) lines.push('', `a fixed k of ${v.k} trials per arm, planned whole (no early stop)${evidence}`)
   else
     lines.push(
       '',
