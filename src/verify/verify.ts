@@ -77,6 +77,7 @@ export interface VerifyOptions {
  */
 export interface VerifyProgress {
   done: number
+  /** The most forks the budget allows: a verification decided early stops well short of it. */
   total: number
   trial: Trial
   costUsd: number
