@@ -134,7 +134,7 @@ describe('crashlab fix --verify', () => {
     const r = await runBin(
       project,
       env({ CRASHLAB_FIXER_MODEL: 'fixer', CRASHLAB_FIXER_BASE_URL: `${provider.url}/v1` }),
-      ['fix', run.id, '--verify', '-k', '3', '--regress', 'none', '--json'],
+      ['fix', run.id, '--verify', '-k', '5', '--regress', 'none', '--json'],
     )
     expect(r.code, r.stderr).toBe(0)
     const out = JSON.parse(r.stdout) as {

@@ -37,11 +37,11 @@ describe('crashlab diagnose --vitest', () => {
       CRASHLAB_FIXER_BASE_URL: `${provider.url}/v1`,
       CRASHLAB_FIXER_API_KEY: 'sk-fixture-not-a-key',
     }
-    const r = await runBin(project, env, ['diagnose', failing.id, '--vitest', '-k', '2', '--slots', '2'])
+    const r = await runBin(project, env, ['diagnose', failing.id, '--vitest', '-k', '5', '--slots', '2'])
     expect(r.code, r.stdout + r.stderr).toBe(0)
     expect(r.stdout).toMatch(/\|crashlab:diagnose\|/)
     expect(r.stdout).toMatch(/\|crashlab:verify\|/)
-    expect(r.stdout).toMatch(/Tests\s+6 passed \| 1 skipped \(7\)/)
+    expect(r.stdout).toMatch(/Tests\s+12 passed \| 1 skipped \(13\)/)
     expect(r.stdout).toContain(`VERIFIED fix-1 of ${failing.id}`)
     expect(r.stdout).toContain(`${failing.id} support-bot: TASK_SPEC_VIOLATION`)
     const store = await openStore({ dir: storeDir })

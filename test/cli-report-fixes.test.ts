@@ -68,7 +68,7 @@ describe('crashlab show and report: diagnosis, fixes, verification, attempts', (
     expect(r.stdout).toContain('step 3: “amount 490 exceeds the order total 49 <b>denied</b>”')
     expect(r.stdout).toContain(`  1. fix-1 VERIFIED 90% vs 11% ($0.0123, pass^3 70%): ${XSS_RATIONALE}`)
     expect(r.stdout).toContain(
-      '  2. fix-2 REJECTED 40% vs 20% ($0.0042, pass^3 0%, 1 regressed, stopped: max-cost): The tool does not say its unit.',
+      '  2. fix-2 REJECTED 40% vs 20% ($0.0042, pass^3 0%, 1 past-good re-run failed, stopped: max-cost): The tool does not say its unit.',
     )
     expect(r.stdout).toMatch(new RegExp(`^ {2}${FORK_A} +fix-1 +pass +ok +5 +\\$0\\.0001 +fix,fix-1,`, 'm'))
     expect(r.stdout).toMatch(

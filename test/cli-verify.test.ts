@@ -35,32 +35,36 @@ afterAll(async () => {
 const env = () => ({ CRASHLAB_DIR: storeDir })
 
 describe('crashlab verify', () => {
-  it('runs k patched forks against k controls, prints both arms with their intervals and pass^k, and exits 0 on VERIFIED', async () => {
+  it('runs patched forks against controls until decided, prints both arms with their intervals and pass^5, and exits 0 on VERIFIED', async () => {
     const r = await runBin(project, env(), [
       'verify',
       failing.id,
       '--fix',
       'fix-1',
-      '-k',
-      '3',
       '--regress',
       'none',
       '--base-url',
       provider.url,
     ])
     expect(r.code).toBe(0)
-    expect(r.stdout).toMatch(/arm\s+trials\s+passed\s+failed\s+errored\s+pass rate\s+95% CI\s+pass\^3/)
-    expect(r.stdout).toMatch(/patched\s+3\s+3\s+0\s+0\s+100%\s+44%–100%\s+100%/)
-    expect(r.stdout).toMatch(/control\s+3\s+0\s+3\s+0\s+0%\s+0%–56%\s+0%/)
-    expect(r.stdout).toContain('VERIFIED fix-1')
+    expect(r.stdout).toMatch(/arm\s+trials\s+passed\s+failed\s+errored\s+pass rate\s+95% CI\s+pass\^5/)
+    // Five pairs of a budget of 20 decide it: five wins in a row reach 1/α.
+    expect(r.stdout).toMatch(/patched\s+5\s+5\s+0\s+0\s+100%\s+57%–100%\s+100%/)
+    expect(r.stdout).toMatch(/control\s+5\s+0\s+5\s+0\s+0%\s+0%–43%\s+0%/)
+    expect(r.stdout).toContain(
+      '5 trials per arm of at most 20: stopped once decided, e-value 25 (VERIFIED at 20)',
+    )
+    expect(r.stdout).toContain(
+      'VERIFIED fix-1: patched 5/5 against control 0/5: better at the 5 % level after 5 pairs',
+    )
     expect(r.stdout).toContain(`crashlab export-test ${failing.id} --fix fix-1`)
-    // Progress: one line per fork when stderr is not a terminal.
-    expect(r.stderr.trim().split('\n')).toHaveLength(6)
-    expect(r.stderr).toContain('6/6')
+    // Progress: one line per fork when stderr is not a terminal, out of the budget.
+    expect(r.stderr.trim().split('\n')).toHaveLength(10)
+    expect(r.stderr).toContain('10/40')
     // Stored with the run: `show` lists the verdict.
     const shown = runBinSync(project, env(), 'show', failing.id, '--json')
     const stored = JSON.parse(shown.stdout) as Run
-    expect(stored.fixes[0]?.verification?.verdict).toBe('VERIFIED')
+    expect(stored.fixes[0]?.verification).toMatchObject({ verdict: 'VERIFIED', stopped: 'decided', k: 20 })
   })
 
   it('takes a patch file, --no-control and --json', async () => {
@@ -83,12 +87,12 @@ describe('crashlab verify', () => {
     const v = JSON.parse(r.stdout) as NonNullable<Run['fixes'][number]['verification']>
     expect(v.control).toBeNull()
     expect(v.patched).toMatchObject({ trials: 2, passed: 2 })
-    // 2 of 2 without a control: the lower bound (34%) is not above one half, so only LIKELY, and exit 1.
+    // 2 of 2 without a control: a budget of 2 can never reach 1/α, so only LIKELY, and exit 1.
     expect(v.verdict).toBe('LIKELY')
     expect(r.code).toBe(1)
   })
 
-  it('a patch that breaks a past good run: REJECTED, exit 1, the run named', async () => {
+  it('a patch that breaks a past good run: REJECTED, exit 1, the run named with its pass rates with and without the patch', async () => {
     const good = await recordSupportRun({ providerUrl: provider.url, project, storeDir, rule: RULE })
     expect(good.outcome).toBe('pass')
     const r = await runBin(project, env(), [
@@ -96,16 +100,17 @@ describe('crashlab verify', () => {
       failing.id,
       '--fix',
       'fix-1',
-      '-k',
-      '2',
       '--regress',
       good.id,
       '--base-url',
       provider.url,
     ])
     expect(r.code).toBe(1)
-    expect(r.stdout).toContain(`${good.id} FAIL`)
-    expect(r.stdout).toMatch(/REJECTED fix-1: the patch broke 1 past good run/)
+    expect(r.stdout).toContain('past good runs (1), passed with the patch / without:')
+    expect(r.stdout).toContain(`${good.id} 0/5 / 5/5`)
+    expect(r.stdout).toMatch(
+      /REJECTED fix-1: the patch broke 1 past good run: \S+ \(0\/5 with the patch, 5\/5 without\)/,
+    )
   })
 
   it('bad input: an unknown fix, a bad -k, a run that did not pass given as a good run', () => {

@@ -65,7 +65,7 @@ beforeAll(async () => {
     })
     // The forks go live from the final answer (step 2): the steps before it replay unpatched, the ones
     // from it patched.
-    const common = { k: 3, atStep: 2, regress: 'none', baseUrl: provider.url, store, cwd: project } as const
+    const common = { k: 5, atStep: 2, regress: 'none', baseUrl: provider.url, store, cwd: project } as const
     const first = await verify(store.load(failing.id), { ...common, fix: 'fix-1' })
     firstVerdict = first.verification.verdict
     expect(firstVerdict).not.toBe('VERIFIED')

@@ -171,7 +171,7 @@ describe('next commands', () => {
       '--fix',
       'fix-1',
       '-k',
-      '3',
+      '5',
       '--regress',
       'none',
       '--base-url',

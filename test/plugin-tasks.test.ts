@@ -41,8 +41,8 @@ describe('crashlab({ tasks })', () => {
     // The agent test failed, so the run fails; every crashlab task passed.
     expect(code).toBe(1)
     expect(output).toMatch(/support\.spec\.ts > where is A17/)
-    // diagnose and fix of the failed run, four forks; the second diagnose file had no run to take.
-    expect(output).toMatch(/Tests\s+1 failed \| 6 passed \| 1 skipped \(8\)/)
+    // diagnose and fix of the failed run, ten forks; the second diagnose file had no run to take.
+    expect(output).toMatch(/Tests\s+1 failed \| 12 passed \| 1 skipped \(14\)/)
     expect(output).toMatch(/\|crashlab:diagnose\| .*diagnose-01\.crashlab-task\.mjs \(2 tests\)/)
     const store = await openStore({ dir: storeDir })
     try {
@@ -55,15 +55,16 @@ describe('crashlab({ tasks })', () => {
       expect(run.fixes.map((f) => f.patch)).toEqual([FIX])
       expect(run.fixes[0]?.verification).toMatchObject({
         verdict: 'VERIFIED',
-        patched: { trials: 2, passed: 2 },
-        control: { trials: 2, passed: 0 },
+        patched: { trials: 5, passed: 5 },
+        control: { trials: 5, passed: 0 },
+        fixedK: true,
       })
       expect(output).toContain(`VERIFIED fix-1 of ${run.id}`)
-      for (const trial of ['patched-1', 'control-1', 'patched-2', 'control-2']) {
+      for (const trial of ['patched-1', 'control-1', 'patched-5', 'control-5']) {
         expect(output).toContain(`verify fix-1 of ${run.id}: ${trial}`)
       }
       // The forks are stored, linked to the run, and not taken as failed runs of the session.
-      expect(store.list({ tag: `verify:${run.id}` })).toHaveLength(4)
+      expect(store.list({ tag: `verify:${run.id}` })).toHaveLength(10)
     } finally {
       store.close()
     }

@@ -65,29 +65,61 @@ describe('verify', () => {
     expect(failing.steps.map((s) => s.type)).toEqual(['llm', 'tool', 'llm'])
   })
 
-  it('a policy that obeys the rule with p = 0.9 while the control never does: VERIFIED in at least 95 of 100 seeds (k = 10)', async () => {
+  it('a policy that obeys the rule with p = 0.9 while the control never does: VERIFIED in at least 95 of 100 seeds, stopping once decided (budget 20)', async () => {
     const verdicts: Record<string, number> = {}
+    let pairs = 0
     for (let seed = 0; seed < 100; seed++) {
       const provider = await startScriptedProvider({ policy: supportModel(0.9), seed })
       try {
         const { verification } = await verify(failing, {
           fix: FIX,
-          k: 10,
           regress: 'none',
           baseUrl: provider.url,
           cwd: project,
         })
         verdicts[verification.verdict] = (verdicts[verification.verdict] ?? 0) + 1
+        expect(verification.k).toBe(20)
         expect(verification.control?.passed).toBe(0)
-        expect(verification.trials).toHaveLength(20)
+        // Both arms run in pairs, and stop as soon as the verdict is decided.
+        expect(verification.control?.trials).toBe(verification.patched.trials)
+        if (verification.verdict === 'VERIFIED') expect(verification.stopped).toBe('decided')
+        pairs += verification.patched.trials
         // Undiagnosed, the run names no failing step: every fork goes live from the first model call.
         expect(verification.atStep).toBe(0)
-        expect(provider.requests.filter((r) => r.index !== null)).toHaveLength(40)
+        expect(provider.requests.filter((r) => r.index !== null)).toHaveLength(
+          4 * verification.patched.trials,
+        )
       } finally {
         await provider.close()
       }
     }
     expect(verdicts.VERIFIED ?? 0).toBeGreaterThanOrEqual(95)
+    // A fixed k of 10 ran 10 pairs a seed; the sequential rule about 5.5.
+    expect(pairs / 100).toBeLessThan(8)
+    // About 1,100 forks, one after the other: the timeout is a safety net for a loaded machine.
+  }, 600_000)
+
+  // A guard, not the measurement: the rate (at most α = 5 %) is measured on 1,000 simulated seeds in
+  // src/verify/sequential.test.ts; 20 seeds of a 5 % event give 2 or more about one time in four.
+  it('a patch with no effect (both arms name the order 3 times in 10): VERIFIED in at most 2 of 20 seeds', async () => {
+    const verdicts: Record<string, number> = {}
+    const noEffect: Patch = { kind: 'system_prompt', op: 'append', text: 'Be polite.' }
+    for (let seed = 0; seed < 20; seed++) {
+      const provider = await startScriptedProvider({ policy: supportModel(0.9, { unprompted: 0.3 }), seed })
+      try {
+        const { verification } = await verify(failing, {
+          fix: noEffect,
+          regress: 'none',
+          baseUrl: provider.url,
+          cwd: project,
+        })
+        verdicts[verification.verdict] = (verdicts[verification.verdict] ?? 0) + 1
+      } finally {
+        await provider.close()
+      }
+    }
+    expect(verdicts.VERIFIED ?? 0).toBeLessThanOrEqual(2)
+    expect(verdicts.VERIFIED ?? 0).toBeLessThan(verdicts.REJECTED ?? 0)
   }, 240_000)
 })
 
@@ -100,28 +132,63 @@ describe('verify: the other verdicts', () => {
     try {
       const { verification, run } = await verify(withFix, {
         fix: 'fix-1',
-        k: 3,
         store,
         baseUrl: provider.url,
         cwd: project,
       })
-      expect(verification.patched).toMatchObject({ passed: 3, failed: 0 })
-      expect(verification.control).toMatchObject({ passed: 0, failed: 3 })
-      const regress = verification.trials.filter((t) => t.arm === 'regress')
-      expect(regress).toEqual([expect.objectContaining({ from: good.id, outcome: 'fail' })])
+      // The rule twice makes the model refuse: the good run fails with the patch and passes without it,
+      // round after round, until the bet on a regression reaches 1/α (five pairs).
+      const of = (arm: string) => verification.trials.filter((t) => t.arm === arm)
+      expect(of('regress')).toHaveLength(5)
+      expect(of('regress').every((t) => t.from === good.id && t.outcome === 'fail')).toBe(true)
+      expect(of('regress-control').every((t) => t.from === good.id && t.outcome === 'pass')).toBe(true)
+      expect(verification.patched).toMatchObject({ passed: 5, failed: 0 })
+      expect(verification.control).toMatchObject({ passed: 0, failed: 5 })
       expect(verification.verdict).toBe('REJECTED')
-      expect(verification.reason).toContain(good.id)
+      expect(verification.reason).toContain(`${good.id} (0/5 with the patch, 5/5 without)`)
+      expect(verification.stopped).toBe('decided')
       // Stored: the run's fix carries the verification, every fork is tagged and linked.
       expect(store.load(failing.id).fixes[0]?.verification?.verdict).toBe('REJECTED')
       expect(run.fixes[0]?.verification).toEqual(verification)
       const forks = store.list({ tag: `verify:${failing.id}` })
-      expect(forks).toHaveLength(7)
+      expect(forks).toHaveLength(20)
       expect(new Set(forks.map((f) => f.forkedFrom))).toEqual(new Set([failing.id, good.id]))
       expect(verification.trials.every((t) => t.runId !== null)).toBe(true)
     } finally {
       await provider.close()
     }
   })
+
+  it("a past good run is judged by its own pass rate with and without the patch: a stochastic agent's failures are not regressions", async () => {
+    // A patch that leaves past good runs as they were (it sets the system prompt they already had),
+    // on an agent that obeys the rule 8 times in 10: the good run fails now and then, with the patch and
+    // without it. A single re-run with the patch would have failed, and rejected the fix, in some seeds.
+    const good = await recordRun(RULE, 1)
+    const fix: Patch = { kind: 'system_prompt', op: 'replace', text: `You are the support bot.\n${RULE}` }
+    const verdicts: Record<string, number> = {}
+    let goodFailedWithPatch = 0
+    for (let seed = 0; seed < 12; seed++) {
+      const provider = await startScriptedProvider({ policy: supportModel(0.8), seed })
+      try {
+        const { verification } = await verify(failing, {
+          fix,
+          regress: [good.id],
+          store,
+          baseUrl: provider.url,
+          cwd: project,
+        })
+        verdicts[verification.verdict] = (verdicts[verification.verdict] ?? 0) + 1
+        if (verification.trials.some((t) => t.arm === 'regress' && t.outcome === 'fail'))
+          goodFailedWithPatch++
+        expect(verification.trials.filter((t) => t.arm === 'regress-control').length).toBeGreaterThan(0)
+      } finally {
+        await provider.close()
+      }
+    }
+    expect(goodFailedWithPatch).toBeGreaterThanOrEqual(3)
+    expect(verdicts.REJECTED ?? 0).toBe(0)
+    expect(verdicts.VERIFIED ?? 0).toBeGreaterThanOrEqual(9)
+  }, 120_000)
 
   it('429s count as errored, never as failures: a control arm that only got rate-limited leaves the verdict INCONCLUSIVE', async () => {
     const provider = await startScriptedProvider({ policy: supportModel(1, { rateLimited: true }) })
@@ -219,21 +286,16 @@ describe('verify: concurrency', () => {
       },
     })
     try {
-      const options = { fix: FIX, k: 4, regress: 'none' as const, baseUrl: provider.url, cwd: project }
+      const options = { fix: FIX, k: 8, regress: 'none' as const, baseUrl: provider.url, cwd: project }
+      // Rounds of four pairs: the first does not decide (four wins reach 13, not 20), the second does,
+      // at its first pair: five pairs in all, the later ones of that round having run too.
       const { verification } = await verify(diagnosed, { ...options, concurrency: 4 })
-      expect(verification.patched).toMatchObject({ trials: 4, passed: 4 })
-      expect(verification.control).toMatchObject({ trials: 4, passed: 0, failed: 4 })
+      expect(verification.patched).toMatchObject({ trials: 8, passed: 8 })
+      expect(verification.control).toMatchObject({ trials: 8, passed: 0, failed: 8 })
       expect(verification.verdict).toBe('VERIFIED')
-      expect(verification.trials.map((t) => t.arm)).toEqual([
-        'patched',
-        'control',
-        'patched',
-        'control',
-        'patched',
-        'control',
-        'patched',
-        'control',
-      ])
+      expect(verification.trials.map((t) => t.arm)).toEqual(
+        Array.from({ length: 8 }, () => ['patched', 'control']).flat(),
+      )
       const gaps = arrivals.slice(1).map((t, i) => t - (arrivals[i] as number))
       expect(Math.min(...gaps)).toBeLessThan(300)
     } finally {

@@ -66,7 +66,7 @@ export function trialTest(
 ): void {
   // The forks of the verified run overlap within a file (each has its own Session; they share one
   // interceptor, having the same hosts); a past good run, which may call other hosts, runs alone.
-  const declare = spec.arm === 'regress' ? test : test.concurrent
+  const declare = spec.arm === 'regress' || spec.arm === 'regress-control' ? test : test.concurrent
   declare(
     `verify ${plan.fix.id} of ${plan.runId}: ${spec.id}`,
     { timeout: 10 * 60_000 },

@@ -14,12 +14,19 @@ export interface VerifyReporterOptions {
   storeDir: string
   /** Also writes the verdicts there, as JSON (`{ [runId]: { [fixId]: Verification } }`). */
   resultFile?: string
+  /**
+   * A round of `crashlab verify --vitest`: the trials of the earlier rounds (they come first, in their
+   * order), and the verdict is the sequential rule's so far rather than a fixed plan's final one.
+   */
+  rounds?: { priorTrials: Trial[] }
 }
 
 /**
  * The reporter of `crashlab verify --vitest`: at the end of the run it gathers the trials the verify
  * tasks left on their tests' `meta.crashlabTrial`, draws each fix's verdict (`summarizeVerification`),
- * prints it, and saves it on the fix in the store. A shard (`--shard i/n`) sees only its share: it
+ * prints it, and saves it on the fix in the store. A plan run whole (a shard, a merge, the session's
+ * verify tasks) is a fixed k: its verdict is final. In rounds (`rounds`), the earlier rounds' trials
+ * come first and the verdict is the one so far; the command decides whether another round runs. A shard (`--shard i/n`) sees only its share: it
  * prints the counts so far and saves nothing; `vitest --merge-reports` over the shards' blob reports
  * brings every task back and gives the verdict a single run gives.
  *
@@ -60,11 +67,12 @@ export class CrashlabVerifyReporter implements Reporter {
     const verdicts: Record<string, Record<string, Verification>> = {}
     for (const { meta, trials } of groups.values()) {
       // The plan's order, whatever order the tasks (and shards) finished in.
-      trials.sort((a, b) => specOrder(a.spec) - specOrder(b.spec) || a.spec.localeCompare(b.spec))
-      const plan = { runId: meta.runId, fix: meta.fix, k: meta.k, atStep: meta.atStep, control: meta.control }
+      trials.sort((a, b) => specOrder(a.spec, b.spec))
+      const prior = this.options.rounds?.priorTrials ?? []
       const verification = summarizeVerification(
-        { ...plan, patch: meta.fix.patch as never, trials: [] },
-        trials.map((t) => t.trial),
+        { k: meta.k, atStep: meta.atStep, control: meta.control },
+        [...prior, ...trials.map((t) => t.trial)],
+        { fixedK: !this.options.rounds },
       )
       if (shard && !merging) {
         const p = verification.patched
@@ -111,9 +119,16 @@ export class CrashlabVerifyReporter implements Reporter {
   }
 }
 
-/** Patched and control trials interleave by number; past good runs come last. */
-function specOrder(spec: string): number {
-  const m = /^(patched|control)-(\d+)$/.exec(spec)
-  if (!m) return Number.MAX_SAFE_INTEGER
-  return Number(m[2]) * 2 + (m[1] === 'control' ? 1 : 0)
+const ARM_ORDER = ['patched', 'control', 'regress', 'regress-control']
+
+/** The plan's order: round by round (the number at the end), and within a round by arm, then by name. */
+function specOrder(a: string, b: string): number {
+  const round = (spec: string) => Number(/-(\d+)$/.exec(spec)?.[1] ?? Number.MAX_SAFE_INTEGER)
+  const arm = (spec: string) => {
+    const i = ARM_ORDER.findIndex(
+      (x) => spec.startsWith(`${x}-`) && (x !== 'regress' || !spec.startsWith('regress-control-')),
+    )
+    return i < 0 ? ARM_ORDER.length : i
+  }
+  return round(a) - round(b) || arm(a) - arm(b) || a.localeCompare(b)
 }

@@ -1,6 +1,7 @@
 import type { Diagnosis } from '../case/schema/run.ts'
 import { diagnose } from '../diagnose/diagnose.ts'
 import { heuristicDiagnosis } from '../diagnose/heuristic.ts'
+import { DEFAULT_K } from '../verify/verify.ts'
 import { BENCH_AGENTS } from './agents/index.ts'
 import { runEpisode } from './faults.ts'
 import { type ScoreCell, type ScoredEpisode, scoreEpisodes } from './score.ts'
@@ -26,7 +27,7 @@ export interface BenchOptions {
   baseUrl?: string
   apiKey?: string
   api?: 'openai' | 'anthropic'
-  /** Trials per arm when fixes are verified (LLM only). Default 3. */
+  /** The most trials per arm when fixes are verified (LLM only); they stop once decided. Default 20. */
   k?: number
   env?: NodeJS.ProcessEnv
   /** One line per episode, for a progress display. */
@@ -121,7 +122,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
                 agent,
                 episode,
                 { ...episode.run, diagnosis: byModel },
-                { ...llm, k: options.k ?? 3 },
+                { ...llm, k: options.k ?? DEFAULT_K },
               ),
             )
           }

@@ -24,8 +24,9 @@ export interface FixOutcome {
 }
 
 /**
- * Asks the fixer for fixes of a diagnosed episode and verifies the top one with `verify` (k patched forks
- * against k controls, no past good runs: those were made with another model). The forks go live against
+ * Asks the fixer for fixes of a diagnosed episode and verifies the top one with `verify` (patched forks
+ * against controls until the verdict is decided, at most k an arm; no past good runs: those were made
+ * with another model). The forks go live against
  * a scripted provider running the episode's own faulty model, in the episode's own world, so a fix is
  * VERIFIED only when it repairs the fault (a prompt patch can bring a dropped rule back; it cannot bring
  * a backend up).

@@ -179,7 +179,9 @@ describe('renderHtmlReport: diagnosis, fixes, verification and attempts', () => 
       '<tr><th>control</th><td>1/9 passed (11%, 95% CI 2%–43%) · pass^3 0% · 1 errored of 10</td></tr>',
     )
     expect(fix(0)).not.toContain('regressions')
-    expect(fix(1)).toContain('<tr><th>regressions</th><td>1 of 2 past good runs failed<ul><li class="fail">')
+    expect(fix(1)).toContain(
+      '<tr><th>regressions</th><td>1 of 2 re-runs of past good runs failed with the patch<ul><li class="fail">',
+    )
     expect(fix(1)).toContain(
       `→ <a href="#attempt-${FORK_B}"><code>${FORK_B}</code></a>: refunded 0 on a good order &lt;i&gt;</li>`,
     )

@@ -196,15 +196,17 @@ function fixArticle(
   const table = v
     ? '<table class="verification">' +
       row('verdict', esc(v.reason)) +
-      row('patched', esc(armText(v.patched, v.k))) +
+      row('patched', esc(armText(v.patched, v.passK ?? v.k))) +
       row(
         'control',
-        v.control ? esc(armText(v.control, v.k)) : '<span class="muted">none (--no-control)</span>',
+        v.control
+          ? esc(armText(v.control, v.passK ?? v.k))
+          : '<span class="muted">none (--no-control)</span>',
       ) +
       (v.regressTrials > 0
         ? row(
             'regressions',
-            `${v.regressions.length} of ${v.regressTrials} past good runs failed` +
+            `${v.regressions.length} of ${v.regressTrials} re-runs of past good runs failed with the patch` +
               (v.regressions.length
                 ? `<ul>${v.regressions.map((t) => `<li class="fail">from ${runLink(t.from, listed)}${t.runId ? ` → ${runLink(t.runId, listed)}` : ''}${t.reason ? `: ${esc(t.reason)}` : ''}</li>`).join('')}</ul>`
                 : ''),

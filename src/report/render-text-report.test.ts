@@ -136,7 +136,7 @@ describe('renderTextReport: diagnosis, fixes, verification and attempts', () => 
     expect(f).toContain('     cost:     $0.0123 · 2 forks from step 2')
     expect(f).toContain('     verdict:  REJECTED — A past good run fails with the patch.')
     expect(f).toContain('     patched:  2/5 passed (40%, 95% CI 12%–77%) · pass^3 0% · 0 errored of 5')
-    expect(f).toContain('     regress:  1 of 2 past good runs failed:')
+    expect(f).toContain('     regress:  1 of 2 re-runs of past good runs failed with the patch:')
     expect(f).toContain(`       ✗ from ${GOOD_RUN} → ${FORK_B}: refunded 0 on a good order <i>`)
     expect(f).toContain('     cost:     $0.0042 · 3 forks from step 2 · stopped early (max-cost)')
   })

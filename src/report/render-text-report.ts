@@ -148,11 +148,13 @@ function fixLines(c: Colors, { fix, diff, verification: v }: FixView): string[] 
   out.push(`     expected: ${fix.expectedEffect}`)
   if (v) {
     out.push(`     verdict:  ${verdict(c, v.verdict)} — ${v.reason}`)
-    out.push(`     patched:  ${armText(v.patched, v.k)}`)
-    out.push(`     control:  ${v.control ? armText(v.control, v.k) : c.dim('none (--no-control)')}`)
+    out.push(`     patched:  ${armText(v.patched, v.passK ?? v.k)}`)
+    out.push(
+      `     control:  ${v.control ? armText(v.control, v.passK ?? v.k) : c.dim('none (--no-control)')}`,
+    )
     if (v.regressTrials > 0) {
       out.push(
-        `     regress:  ${v.regressions.length} of ${v.regressTrials} past good runs failed` +
+        `     regress:  ${v.regressions.length} of ${v.regressTrials} re-runs of past good runs failed with the patch` +
           (v.regressions.length ? ':' : ''),
       )
       for (const t of v.regressions) {

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import type { Verification } from '../case/schema/run.ts'
+import type { Trial, Verification } from '../case/schema/run.ts'
 import { CrashlabError } from '../errors.ts'
 import { findVitestBin } from '../rerun/find-vitest-bin.ts'
 import type { VerifyPlan } from '../verify/verify.ts'
@@ -34,6 +34,11 @@ export interface VerifyTasksOptions {
   outputFile?: string
   /** Runs `vitest --merge-reports <dir>` over the shards' blob reports instead of running tasks. */
   mergeReports?: string
+  /**
+   * One round of a sequential verification: the plan holds this round's trials only; the reporter puts
+   * the earlier rounds' trials first and draws the verdict so far.
+   */
+  rounds?: { priorTrials: Trial[] }
   /** Extra environment for Vitest. */
   env?: NodeJS.ProcessEnv
   /** `inherit` (the default) shows Vitest's output; `pipe` keeps it for the caller. */
@@ -89,6 +94,11 @@ export async function runVerifyTasks(
       env[VERIFY_PLAN_ENV] = planPath
       writeTaskFiles(tmp, 'verify', 'defineVerifyTasks', slots)
     }
+    const reporterOptions = {
+      storeDir: resolve(options.storeDir),
+      resultFile,
+      ...(options.rounds && { rounds: options.rounds }),
+    }
     const configPath = join(tmp, 'vitest.crashlab-verify.config.mjs')
     writeFileSync(
       configPath,
@@ -100,7 +110,7 @@ export async function runVerifyTasks(
         `    dir: ${JSON.stringify(tmp)},\n` +
         `    include: ['*${TASK_FILE_SUFFIX}'],\n` +
         '    exclude: [],\n' +
-        `    reporters: ['default', new CrashlabVerifyReporter({ storeDir: ${JSON.stringify(resolve(options.storeDir))}, resultFile: ${JSON.stringify(resultFile)} })],\n` +
+        `    reporters: ['default', new CrashlabVerifyReporter(${JSON.stringify(reporterOptions)})],\n` +
         '  },\n' +
         '}\n',
     )

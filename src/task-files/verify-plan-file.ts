@@ -42,7 +42,7 @@ export interface TrialMeta {
   k: number
   atStep: number
   control: boolean
-  /** The trial's place in its plan (`patched-3`, `regress-<id>`). */
+  /** The trial's place in its plan (`patched-3`, `regress-<id>-3`, `regress-control-<id>-3`). */
   spec: string
   trial: Trial
 }

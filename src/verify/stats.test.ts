@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { TrialOutcome } from '../case/schema/run.ts'
-import { armStats, decideVerdict, minUsable, passHatK, wilson } from './stats.ts'
+import { armStats, passHatK, wilson } from './stats.ts'
 
 const times = (n: number, o: TrialOutcome): TrialOutcome[] => Array.from({ length: n }, () => o)
 
@@ -60,64 +60,5 @@ describe('armStats', () => {
       upper: 1,
       passHatK: null,
     })
-  })
-})
-
-describe('decideVerdict', () => {
-  const k = 10
-  const arm = (passed: number, failed: number, errored = 0) =>
-    armStats([...times(passed, 'pass'), ...times(failed, 'fail'), ...times(errored, 'errored')], k)
-
-  it('VERIFIED when the patched lower bound clears the control upper bound', () => {
-    expect(decideVerdict({ k, patched: arm(9, 1), control: arm(1, 9), regressed: [] }).verdict).toBe(
-      'VERIFIED',
-    )
-  })
-  it('VERIFIED when every control failed and every patched trial passed, even with few trials', () => {
-    expect(
-      decideVerdict({
-        k: 2,
-        patched: armStats(times(2, 'pass'), 2),
-        control: armStats(times(2, 'fail'), 2),
-        regressed: [],
-      }).verdict,
-    ).toBe('VERIFIED')
-  })
-  it('LIKELY when better but the intervals overlap', () => {
-    const v = decideVerdict({ k, patched: arm(6, 4), control: arm(3, 7), regressed: [] })
-    expect(v.verdict).toBe('LIKELY')
-    expect(v.reason).toContain('-k')
-  })
-  it('REJECTED when no better than the control, or when a past good run broke (whatever the arms say)', () => {
-    expect(decideVerdict({ k, patched: arm(3, 7), control: arm(3, 7), regressed: [] }).verdict).toBe(
-      'REJECTED',
-    )
-    const broke = decideVerdict({
-      k,
-      patched: arm(10, 0),
-      control: arm(0, 10),
-      regressed: ['01J0000000000000000000000A'],
-    })
-    expect(broke).toEqual({
-      verdict: 'REJECTED',
-      reason: expect.stringContaining('01J0000000000000000000000A'),
-    })
-  })
-  it('INCONCLUSIVE with too few usable trials in either arm: errors never count as failures', () => {
-    expect(minUsable(10)).toBe(5)
-    expect(decideVerdict({ k, patched: arm(4, 0, 6), control: arm(0, 10), regressed: [] }).verdict).toBe(
-      'INCONCLUSIVE',
-    )
-    expect(decideVerdict({ k, patched: arm(10, 0), control: arm(0, 2, 8), regressed: [] }).verdict).toBe(
-      'INCONCLUSIVE',
-    )
-  })
-  it('without controls: the lower bound must clear one half', () => {
-    expect(decideVerdict({ k, patched: arm(10, 0), control: null, regressed: [] }).verdict).toBe('VERIFIED')
-    expect(decideVerdict({ k, patched: arm(6, 4), control: null, regressed: [] }).verdict).toBe('LIKELY')
-    expect(decideVerdict({ k, patched: arm(3, 7), control: null, regressed: [] }).verdict).toBe(
-      'INCONCLUSIVE',
-    )
-    expect(decideVerdict({ k, patched: arm(0, 10), control: null, regressed: [] }).verdict).toBe('REJECTED')
   })
 })

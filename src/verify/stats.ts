@@ -1,4 +1,4 @@
-import type { ArmStats, TrialOutcome, Verdict } from '../case/schema/run.ts'
+import type { ArmStats, TrialOutcome } from '../case/schema/run.ts'
 
 /** The normal quantile of a two-sided 95 % interval. @example wilson(9, 10, Z95) */
 export const Z95 = 1.959963984540054
@@ -75,87 +75,4 @@ export function armStats(outcomes: readonly TrialOutcome[], k: number): ArmStats
     upper,
     passHatK: passHatK(passed, usable, k),
   }
-}
-
-/**
- * The least number of usable trials an arm needs before a verdict other than INCONCLUSIVE:
- * half of k, and never fewer than 2.
- *
- * @example
- * minUsable(5) // 3
- */
-export function minUsable(k: number): number {
-  return Math.max(2, Math.ceil(k / 2))
-}
-
-/**
- * Decides a verification's verdict from its arms and regressions, in this order:
- * 1. REJECTED when a past good run failed with the patch (a regression);
- * 2. INCONCLUSIVE when an arm has fewer usable trials than `minUsable(k)`;
- * 3. with controls: VERIFIED when the patched Wilson lower bound is above the control's upper bound, or
- *    every control failed and every patched trial passed; REJECTED when the patched pass rate is no
- *    better than the control's; LIKELY otherwise (better, but the intervals overlap);
- * 4. without controls (the failing run is the only control): VERIFIED when the patched lower bound is
- *    above 0.5, REJECTED when no patched trial passed, LIKELY when at least half passed, INCONCLUSIVE
- *    otherwise.
- *
- * @example
- * decideVerdict({ k: 10, patched: armStats(tenPasses, 10), control: armStats(tenFails, 10), regressed: [] }).verdict // 'VERIFIED'
- */
-export function decideVerdict(input: {
-  k: number
-  patched: ArmStats
-  control: ArmStats | null
-  /** Ids of the past good runs that failed with the patch. */
-  regressed: readonly string[]
-}): { verdict: Verdict; reason: string } {
-  const { k, patched, control, regressed } = input
-  const pct = (x: number | null): string => (x === null ? 'n/a' : `${Math.round(x * 100)}%`)
-  const ci = (a: ArmStats): string => `${pct(a.passRate)} (95% CI ${pct(a.lower)}–${pct(a.upper)})`
-  if (regressed.length > 0) {
-    return {
-      verdict: 'REJECTED',
-      reason: `the patch broke ${regressed.length} past good run${regressed.length === 1 ? '' : 's'}: ${regressed.join(', ')}`,
-    }
-  }
-  const need = minUsable(k)
-  const usable = (a: ArmStats): number => a.passed + a.failed
-  if (usable(patched) < need) {
-    return {
-      verdict: 'INCONCLUSIVE',
-      reason: `only ${usable(patched)} of ${patched.trials} patched trials were usable (${patched.errored} errored); ${need} are needed`,
-    }
-  }
-  if (control && usable(control) < need) {
-    return {
-      verdict: 'INCONCLUSIVE',
-      reason: `only ${usable(control)} of ${control.trials} control trials were usable (${control.errored} errored); ${need} are needed`,
-    }
-  }
-  const p = patched.passRate as number
-  if (control) {
-    const c = control.passRate as number
-    if (patched.lower > control.upper || (control.passed === 0 && patched.failed === 0)) {
-      return { verdict: 'VERIFIED', reason: `patched ${ci(patched)} against control ${ci(control)}` }
-    }
-    if (p <= c)
-      return {
-        verdict: 'REJECTED',
-        reason: `patched ${ci(patched)} is no better than control ${ci(control)}`,
-      }
-    return {
-      verdict: 'LIKELY',
-      reason: `patched ${ci(patched)} beats control ${ci(control)}, but the intervals overlap: run more trials (-k)`,
-    }
-  }
-  if (patched.lower > 0.5) return { verdict: 'VERIFIED', reason: `patched ${ci(patched)}, no control run` }
-  if (patched.passed === 0)
-    return { verdict: 'REJECTED', reason: `no patched trial passed (${patched.failed} failed)` }
-  if (p >= 0.5) {
-    return {
-      verdict: 'LIKELY',
-      reason: `patched ${ci(patched)}, no control run: run more trials (-k) or controls`,
-    }
-  }
-  return { verdict: 'INCONCLUSIVE', reason: `patched ${ci(patched)}, no control run` }
 }

@@ -7,10 +7,13 @@ import { parsePatch } from '../patches/parse-patch.ts'
 import type { Patch } from '../patches/patch-schema.ts'
 import { failingStepOf } from '../report/failing-step.ts'
 import type { RunStore } from '../store/types.ts'
-import { armStats, decideVerdict } from './stats.ts'
+import { decideSequential, type SequentialDecision } from './sequential.ts'
+import { armStats } from './stats.ts'
 
-/** How many trials per arm `verify` runs unless told. @example verify(run, { fix: 'fix-1', k: DEFAULT_K }) */
-export const DEFAULT_K = 5
+/** The most trials an arm runs unless told (the budget: trials stop once the verdict is decided). @example verify(run, { fix: 'fix-1', k: DEFAULT_K }) */
+export const DEFAULT_K = 20
+/** The k of pass^k in a verification (or the budget, when smaller). @example PASS_K === 5 */
+export const PASS_K = 5
 /** How many past good runs `regress: 'auto'` takes, newest first. @example DEFAULT_REGRESS_RUNS === 3 */
 export const DEFAULT_REGRESS_RUNS = 3
 
@@ -34,11 +37,11 @@ export interface VerifyOptions {
   fix: string | Patch
   /** The id a fix given as a patch is kept under. Default `manual-N`. */
   fixId?: string
-  /** Trials per arm. Default 5. */
+  /** The budget: the most trials per arm; they stop as soon as the verdict is decided. Default 20. */
   k?: number
   /** Past good runs the patch must not break. Default `auto` with a store, `none` without. */
   regress?: RegressOption
-  /** Run k unpatched controls beside the k patched forks. Default true. */
+  /** Run unpatched controls beside the patched forks. Default true. */
   control?: boolean
   /** The step the forks go live from. Default: the model call that led to the diagnosed (or failing) step. */
   atStep?: number
@@ -74,6 +77,7 @@ export interface VerifyOptions {
  */
 export interface VerifyProgress {
   done: number
+  /** The most forks the budget allows: a verification decided early stops well short of it. */
   total: number
   trial: Trial
   costUsd: number
@@ -86,7 +90,7 @@ export interface VerifyProgress {
  * const spec: TrialSpec = { id: 'patched-1', arm: 'patched', from: run.id, atStep: 2, patch }
  */
 export interface TrialSpec {
-  /** `patched-1`, `control-1`, `regress-<run id>`: unique in its plan. */
+  /** `patched-1`, `control-1`, `regress-<run id>-1`, `regress-control-<run id>-1`: unique in its plan. */
   id: string
   arm: Trial['arm']
   from: string
@@ -109,6 +113,9 @@ export interface VerifyPlan {
   k: number
   atStep: number
   control: boolean
+  /** The past good runs the patch is checked on, with and without it. */
+  goodRuns: string[]
+  /** Every trial the budget allows, round by round; `verify` stops as soon as the verdict is decided. */
   trials: TrialSpec[]
 }
 
@@ -127,14 +134,16 @@ export interface VerifyResult {
 }
 
 /**
- * Verifies a fix the way a careful engineer would: k forks of the run with the patch against k forks
- * without it (the control: a fork goes live too, and a flaky agent passes some of those), plus the patch
- * re-run on past good runs, which must still pass. Each fork is judged by the run's oracles (`pass`,
- * `fail`), or `errored` when it could not be judged: a 429 or 5xx from the provider that the agent did
- * not get past, or a divergence before the fork step. Errored trials never count as failures. The
- * verdict (VERIFIED, LIKELY, INCONCLUSIVE, REJECTED) follows `decideVerdict`, from Wilson 95 % intervals;
- * pass^k is reported beside each pass rate. Forks run one after another, patched and control
- * interleaved (so a cost stop leaves both arms alike), then the past good runs.
+ * Verifies a fix the way a careful engineer would, sequentially: forks of the run with the patch against
+ * forks without it (the control: a fork goes live too, and a flaky agent passes some of those), and each
+ * past good run re-run with and without the patch, in rounds, until the verdict is decided at the error
+ * rates or the budget (`k` trials an arm, `maxCostUsd`) runs out (`decideSequential`: testing by betting,
+ * valid however early the trials stop). Each fork is judged by the run's oracles (`pass`, `fail`), or
+ * `errored` when it could not be judged: a 429 or 5xx from the provider that the agent did not get past,
+ * or a divergence before the fork step. Errored trials never count as failures. Wilson 95 % intervals and
+ * pass^k are reported beside each pass rate. A round runs the next pair (patched, control) of the arms
+ * while they are undecided (`concurrency` pairs at once), then the next pair of each undecided past good
+ * run, one fork at a time.
  *
  * @example
  * const store = await openStore()
@@ -150,7 +159,8 @@ export async function verify(run: Run, options: VerifyOptions): Promise<VerifyRe
   }
   // The entry module is loaded once for all the forks (`entryCache`), not once per fork.
   const entryCache: NonNullable<ForkOptions['entryCache']> = new Map()
-  // By the plan's index: overlapping forks finish in any order, the verification lists them in the plan's.
+  // By the plan's index: overlapping forks finish in any order, the verification lists them in the plan's
+  // (which is also the order the sequential rule pairs them in).
   const results: Array<Trial | undefined> = []
   const index = new Map(plan.trials.map((t, i) => [t, i]))
   let costUsd = 0
@@ -172,26 +182,35 @@ export async function verify(run: Run, options: VerifyOptions): Promise<VerifyRe
     costUsd += trial.costUsd ?? 0
     options.onProgress?.({ done: ++done, total: plan.trials.length, trial, costUsd })
   }
-  // The forks of the verified run (patched and control) may overlap, up to `concurrency`: they share one
-  // interceptor (same hosts) and each has its own Session. Past good runs, which may call other hosts,
-  // run one at a time after them.
-  const queue = plan.trials.filter((t) => t.arm !== 'regress')
-  const regress = plan.trials.filter((t) => t.arm === 'regress')
+  const overBudget = (): boolean => {
+    if (options.maxCostUsd !== undefined && costUsd >= options.maxCostUsd) stopped = 'max-cost'
+    return stopped !== null
+  }
+  const lane = async (queue: TrialSpec[]): Promise<void> => {
+    for (let spec = queue.shift(); spec && !overBudget(); spec = queue.shift()) await runOne(spec)
+  }
+  // Rounds: each takes the next pairs of the arms that are still open, runs them, and asks the sequential
+  // rule again. The forks of the verified run (patched and control) may overlap, up to `concurrency`
+  // pairs a round: they share one interceptor (same hosts) and each has its own Session. Past good runs,
+  // which may call other hosts, run one fork at a time after them.
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1))
-  const next = (from: TrialSpec[]): TrialSpec | undefined => {
-    if (stopped || from.length === 0) return undefined
-    if (options.maxCostUsd !== undefined && costUsd >= options.maxCostUsd) {
-      stopped = 'max-cost'
-      return undefined
+  const ran = new Set<string>()
+  const sofar = () => results.filter((t): t is Trial => t !== undefined)
+  for (;;) {
+    const round = nextRound(plan, ran, sofar(), { arms: concurrency, goodRuns: 1 })
+    if (round.done) {
+      if (round.decided && ran.size < plan.trials.length) stopped = 'decided'
+      break
     }
-    return from.shift()
+    if (overBudget()) break
+    for (const spec of round.specs) ran.add(spec.id)
+    const arms = round.specs.filter((t) => t.arm === 'patched' || t.arm === 'control')
+    const goods = round.specs.filter((t) => t.arm === 'regress' || t.arm === 'regress-control')
+    await Promise.all(Array.from({ length: Math.min(concurrency, arms.length) }, () => lane(arms)))
+    await lane(goods)
+    if (stopped) break
   }
-  const lane = async (from: TrialSpec[]): Promise<void> => {
-    for (let spec = next(from); spec; spec = next(from)) await runOne(spec)
-  }
-  await Promise.all(Array.from({ length: concurrency }, () => lane(queue)))
-  await lane(regress)
-  const trials = results.filter((t): t is Trial => t !== undefined)
+  const trials = sofar()
   const verification = summarizeVerification(plan, trials, { costUsd, stopped })
   const fix: FixProposal = { ...plan.fix, verification }
   const others = run.fixes.filter((f) => f.id !== fix.id)
@@ -203,8 +222,9 @@ export async function verify(run: Run, options: VerifyOptions): Promise<VerifyRe
 
 /**
  * Lays out a verification: resolves the fix (an id among `run.fixes`, or a patch), the fork step, and
- * the past good runs, and lists the trials: `patched-1`, `control-1`, `patched-2`, … then one
- * `regress-<id>` per past good run (forked at its first model call, so all of it runs with the patch).
+ * the past good runs, and lists every trial the budget allows, round by round: `patched-1`, `control-1`,
+ * then for each past good run `regress-<id>-1` (with the patch) and `regress-control-<id>-1` (without),
+ * forked at its first model call so all of it runs with the patch; then round 2, and so on to k.
  * Throws `E_VERIFY_FIX` for an unknown fix id or an invalid patch, `E_VERIFY_STEP` for a run with no
  * model call to patch, `E_VERIFY_REGRESS` for a past run that is not a passing run of the store.
  *
@@ -229,17 +249,34 @@ export function planVerification(run: Run, options: VerifyOptions): VerifyPlan {
     )
   }
   const control = options.control ?? true
+  const goods = regressRuns(run, options).flatMap((good) => {
+    const first = good.steps.find((s) => s.type === 'llm')
+    return first ? [{ id: good.id, atStep: first.index }] : []
+  })
+  // Round-major: the i-th pair of every arm before any (i+1)-th, so that a verification stopped anywhere
+  // (decided, or at the cost stop) has run its arms alike, and pairs are formed in this order.
   const trials: TrialSpec[] = []
   for (let i = 1; i <= k; i++) {
     trials.push({ id: `patched-${i}`, arm: 'patched', from: run.id, atStep, patch })
     if (control) trials.push({ id: `control-${i}`, arm: 'control', from: run.id, atStep, patch: null })
+    for (const good of goods) {
+      trials.push({
+        id: `regress-${good.id}-${i}`,
+        arm: 'regress',
+        from: good.id,
+        atStep: good.atStep,
+        patch,
+      })
+      trials.push({
+        id: `regress-control-${good.id}-${i}`,
+        arm: 'regress-control',
+        from: good.id,
+        atStep: good.atStep,
+        patch: null,
+      })
+    }
   }
-  for (const good of regressRuns(run, options)) {
-    const first = good.steps.find((s) => s.type === 'llm')
-    if (!first) continue
-    trials.push({ id: `regress-${good.id}`, arm: 'regress', from: good.id, atStep: first.index, patch })
-  }
-  return { runId: run.id, fix, patch, k, atStep, control, trials }
+  return { runId: run.id, fix, patch, k, atStep, control, goodRuns: goods.map((g) => g.id), trials }
 }
 
 /**
@@ -348,28 +385,106 @@ export function judgeFork(result: ForkResult, atStep: number): { outcome: TrialO
  * const verification = summarizeVerification(plan, trials, { costUsd: 0.02, stopped: null })
  */
 export function summarizeVerification(
-  plan: VerifyPlan,
+  plan: Pick<VerifyPlan, 'k' | 'atStep' | 'control'> & { goodRuns?: readonly string[] },
   trials: readonly Trial[],
-  extra: { costUsd?: number; stopped?: Verification['stopped']; createdAt?: string } = {},
+  extra: {
+    costUsd?: number
+    stopped?: Verification['stopped']
+    createdAt?: string
+    /** The trials were a fixed plan (no early stop): the verdict is final whatever the budget left. */
+    fixedK?: boolean
+  } = {},
 ): Verification {
   const of = (arm: Trial['arm']) => trials.filter((t) => t.arm === arm).map((t) => t.outcome)
-  const patched = armStats(of('patched'), plan.k)
-  const control = plan.control ? armStats(of('control'), plan.k) : null
-  const regressed = trials.filter((t) => t.arm === 'regress' && t.outcome === 'fail').map((t) => t.from)
-  const { verdict, reason } = decideVerdict({ k: plan.k, patched, control, regressed })
+  // pass^k at the budget would be n/a for every verification that stopped early: 5 runs in a row is
+  // what a user who runs the agent a few times sees.
+  const passK = Math.min(plan.k, PASS_K)
+  const patched = armStats(of('patched'), passK)
+  const control = plan.control ? armStats(of('control'), passK) : null
+  const final = extra.stopped === 'max-cost' || extra.fixedK === true
+  const decision = decideTrials(plan, trials, { final })
   const costUsd = extra.costUsd ?? trials.reduce((sum, t) => sum + (t.costUsd ?? 0), 0)
   return {
-    verdict,
-    reason: extra.stopped === 'max-cost' ? `${reason} (stopped at the cost limit)` : reason,
+    verdict: decision.verdict,
+    reason: extra.stopped === 'max-cost' ? `${decision.reason} (stopped at the cost limit)` : decision.reason,
     k: plan.k,
+    passK,
     atStep: plan.atStep,
     patched,
     control,
     trials: [...trials],
     costUsd,
     stopped: extra.stopped ?? null,
+    evidence: decision.evidence,
+    ...(extra.fixedK && { fixedK: true }),
     createdAt: extra.createdAt ?? new Date().toISOString(),
   }
+}
+
+/**
+ * The sequential rule (`decideSequential`) over a plan's trials so far, grouped by arm in the order
+ * given (the plan's), the past good runs by the run they were forked from.
+ *
+ * @example
+ * decideTrials(plan, trials, {}).done // true once more trials cannot change the verdict
+ */
+export function decideTrials(
+  plan: Pick<VerifyPlan, 'k' | 'control'> & { goodRuns?: readonly string[] },
+  trials: readonly Trial[],
+  options: { final?: boolean },
+): SequentialDecision {
+  const of = (arm: Trial['arm'], from?: string) =>
+    trials.filter((t) => t.arm === arm && (from === undefined || t.from === from)).map((t) => t.outcome)
+  const ids = [
+    ...new Set([
+      ...(plan.goodRuns ?? []),
+      ...trials.filter((t) => t.arm === 'regress' || t.arm === 'regress-control').map((t) => t.from),
+    ]),
+  ]
+  return decideSequential({
+    k: plan.k,
+    patched: of('patched'),
+    control: plan.control ? of('control') : null,
+    goodRuns: ids.map((id) => ({ id, patched: of('regress', id), unpatched: of('regress-control', id) })),
+    ...(options.final && { final: true }),
+  })
+}
+
+/**
+ * The next round of a sequential verification: the next `pairs.arms` pairs of the patched and control
+ * arms while they are undecided, and the next `pairs.goodRuns` pairs of each undecided past good run,
+ * taken in the plan's order from the trials not yet run (`ran`: their spec ids). `done` (with no spec)
+ * once the trials so far decide the verdict, or the plan is spent.
+ *
+ * @example
+ * const round = nextRound(plan, ran, trials, { arms: 5, goodRuns: 5 })
+ * if (!round.done) await runAll(round.specs)
+ */
+export function nextRound(
+  plan: VerifyPlan,
+  ran: ReadonlySet<string>,
+  trials: readonly Trial[],
+  pairs: { arms: number; goodRuns: number },
+): { done: boolean; decided: boolean; specs: TrialSpec[] } {
+  const decision = decideTrials(plan, trials, {})
+  const left = plan.trials.filter((t) => !ran.has(t.id))
+  const take = (inGroup: (t: TrialSpec) => boolean, n: number, width: number) =>
+    left.filter(inGroup).slice(0, n * width)
+  const specs = decision.done
+    ? []
+    : [
+        ...(decision.armsOpen
+          ? take((t) => t.arm === 'patched' || t.arm === 'control', pairs.arms, plan.control ? 2 : 1)
+          : []),
+        ...decision.openGoodRuns.flatMap((id) =>
+          take(
+            (t) => t.from === id && (t.arm === 'regress' || t.arm === 'regress-control'),
+            pairs.goodRuns,
+            2,
+          ),
+        ),
+      ]
+  return { done: specs.length === 0, decided: decision.decided, specs }
 }
 
 function resolveFix(run: Run, options: VerifyOptions): { fix: FixProposal; patch: Patch } {

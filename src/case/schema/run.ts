@@ -107,8 +107,12 @@ export const ArmStatsSchema = lazySchema(() =>
 /** One fork a verification ran. */
 export const TrialSchema = lazySchema(() =>
   zod.strictObject({
-    arm: zod.enum(['patched', 'control', 'regress']),
-    /** The run the fork was made from: the verified run, or a past good run for `regress`. */
+    /**
+     * `patched` and `control`: forks of the verified run with and without the patch; `regress` and
+     * `regress-control`: a past good run re-run with and without the patch.
+     */
+    arm: zod.enum(['patched', 'control', 'regress', 'regress-control']),
+    /** The run the fork was made from: the verified run, or a past good run for `regress` and `regress-control`. */
     from: RunIdSchema,
     /** The fork's id, when it was stored. */
     runId: RunIdSchema.nullable(),
@@ -125,6 +129,7 @@ export const VerificationSchema = lazySchema(() =>
     verdict: VerdictSchema,
     /** The verdict's reason, in one sentence. */
     reason: zod.string(),
+    /** The budget: the most trials an arm could run (trials stop earlier once the verdict is decided). */
     k: zod.number().int().positive(),
     /** The step the forks went live from. */
     atStep: zod.number().int().nonnegative(),
@@ -134,8 +139,17 @@ export const VerificationSchema = lazySchema(() =>
     trials: zod.array(TrialSchema),
     /** The cost of every fork that could be priced, in USD. */
     costUsd: zod.number().nonnegative(),
-    /** Set when the run stopped early: `max-cost` when the cost stop was reached. */
-    stopped: zod.enum(['max-cost']).nullable(),
+    /**
+     * Why the trials stopped before the budget ran out: `decided` once the verdict was decided at the
+     * error rate, `max-cost` at the cost stop. Null when the budget (or a fixed plan) ran out.
+     */
+    stopped: zod.enum(['max-cost', 'decided']).nullable(),
+    /** The highest wealth of the bet that the patch beats the control: VERIFIED needs 1/α (20). Absent from verifications stored by earlier versions. */
+    evidence: zod.number().nonnegative().optional(),
+    /** The k of each arm's pass^k: 5, or the budget when smaller. Absent: `k` (earlier versions). */
+    passK: zod.number().int().positive().optional(),
+    /** Whether the trials were planned as a fixed k per arm (a sharded run) rather than run until decided. */
+    fixedK: zod.boolean().optional(),
     createdAt: InstantSchema,
   }),
 )

@@ -19,6 +19,7 @@ import {
 import { type BenchReport, runBench } from '../../diagnose-bench/run-bench.ts'
 import { formatShare, type ScoreCell } from '../../diagnose-bench/score.ts'
 import { FAULT_KINDS } from '../../diagnose-bench/types.ts'
+import { DEFAULT_K } from '../../verify/verify.ts'
 import { usageError } from '../internal/parse-options.ts'
 import { reportError } from '../internal/report-error.ts'
 import { formatTable } from '../internal/table.ts'
@@ -50,7 +51,11 @@ export const benchCommand = defineCommand({
       valueHint: 'n',
     },
     seed: { type: 'string', description: 'the first episode seed (default 1)', valueHint: 'n' },
-    k: { type: 'string', description: 'trials per arm when fixes are verified (default 3)', valueHint: 'n' },
+    k: {
+      type: 'string',
+      description: `the most trials per arm when fixes are verified; they stop once decided (default ${DEFAULT_K})`,
+      valueHint: 'n',
+    },
     model: {
       type: 'string',
       description: 'the LLM diagnoser model (default $CRASHLAB_DIAGNOSER_MODEL; none: heuristic only)',
@@ -128,7 +133,7 @@ export const benchCommand = defineCommand({
           : await runBench({
               episodes: whole(args.episodes, '--episodes', 3, 1),
               seed,
-              k: whole(args.k, '--k', 3, 1),
+              k: whole(args.k, '--k', DEFAULT_K, 1),
               agents: pickList(args.agent, '--agent', BENCH_AGENTS, (a) => a.name),
               faults: pickList(args.fault, '--fault', FAULT_KINDS, (f) => f),
               model: args.model,

@@ -61,7 +61,7 @@ export const diagnoseCommand = defineCommand({
     },
     k: {
       type: 'string',
-      description: 'with --vitest: trials per arm of each verification (default 3)',
+      description: 'with --vitest: trials per arm of each verification, a fixed k (default 5)',
       valueHint: 'n',
     },
     slots: {
@@ -183,7 +183,7 @@ async function diagnoseWithVitest(
   const { code } = await runSessionTasks(select, {
     storeDir: store.dir,
     cwd,
-    k: parsePositiveInt(args.k, '-k', 3),
+    k: parsePositiveInt(args.k, '-k', 5),
     slots: parsePositiveInt(args.slots, '--slots', 4),
     verify: args.verify !== false,
   })

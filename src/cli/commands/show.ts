@@ -140,9 +140,9 @@ function fixLine(fix: FixProposal): string {
   let verdict = pc.dim('not verified')
   if (v) {
     const control = v.control ? ` vs ${pct(v.control.passRate)}` : ''
-    const hat = v.patched.passHatK === null ? '' : `, pass^${v.k} ${pct(v.patched.passHatK)}`
+    const hat = v.patched.passHatK === null ? '' : `, pass^${v.passK ?? v.k} ${pct(v.patched.passHatK)}`
     const regressed = v.trials.filter((t) => t.arm === 'regress' && t.outcome === 'fail').length
-    const extra = `${regressed ? `, ${regressed} regressed` : ''}${v.stopped ? `, stopped: ${v.stopped}` : ''}`
+    const extra = `${regressed ? `, ${regressed} past-good re-run${regressed === 1 ? '' : 's'} failed` : ''}${v.stopped ? `, stopped: ${v.stopped}` : ''}`
     verdict = `${verdictText(v.verdict)} ${pct(v.patched.passRate)}${control} (${formatUsd(v.costUsd)}${hat}${extra})`
   }
   return `${fix.rank}. ${pc.bold(fix.id)} ${verdict}: ${fix.rationale.replace(/\s*\n\s*/g, ' ')}`

@@ -1,16 +1,19 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { basename, extname, resolve } from 'node:path'
 import { defineCommand } from 'citty'
-import type { ArmStats, Run, Verification } from '../../case/schema/run.ts'
+import type { ArmStats, Run, Trial, Verification } from '../../case/schema/run.ts'
 import { pc } from '../../colors.ts'
 import { parsePatch } from '../../patches/parse-patch.ts'
 import type { RunStore } from '../../store/types.ts'
 import { DEFAULT_SLOTS, runVerifyTasks } from '../../task-files/run-verify-tasks.ts'
 import {
   DEFAULT_K,
+  nextRound,
   planVerification,
   type RegressOption,
+  summarizeVerification,
   type VerifyOptions,
+  type VerifyPlan,
   type VerifyProgress,
   type VerifyResult,
   verify,
@@ -22,17 +25,21 @@ import { formatTable } from '../internal/table.ts'
 
 /** The options `verify` and `fix --verify` share. */
 export const VERIFY_ARGS = {
-  k: { type: 'string', description: `trials per arm (default ${DEFAULT_K})`, valueHint: 'n' },
+  k: {
+    type: 'string',
+    description: `the most trials per arm: they stop once the verdict is decided (default ${DEFAULT_K})`,
+    valueHint: 'n',
+  },
   regress: {
     type: 'string',
     description:
-      'past good runs to re-run with the patch: ID,ID | tag:X | none (default: the newest 3 passing runs of the agent)',
+      'past good runs to re-run with and without the patch: ID,ID | tag:X | none (default: the newest 3 passing runs of the agent)',
     valueHint: 'runs',
   },
   control: {
     type: 'boolean',
     default: true,
-    description: 'run k unpatched controls too (--no-control: none)',
+    description: 'run unpatched controls too (--no-control: none)',
   },
   pace: {
     type: 'string',
@@ -67,9 +74,10 @@ export const VERIFY_ARGS = {
 } as const
 
 /**
- * `crashlab verify <id> --fix fix-1 -k 5`: k forks of the run with the fix against k without it, plus
- * the fix re-run on past good runs; prints both arms with Wilson 95 % intervals and pass^k, and the
- * verdict. Exit 0 on VERIFIED, 1 on any other verdict (a gate for CI).
+ * `crashlab verify <id> --fix fix-1`: forks of the run with the fix against forks without it, and each
+ * past good run with and without it, in rounds until the sequential test decides the verdict or the
+ * budget (`-k` trials per arm, `--max-cost`) runs out; prints both arms with Wilson 95 % intervals and
+ * pass^k, the past good runs, and the verdict. Exit 0 on VERIFIED, 1 on any other verdict (a CI gate).
  *
  * @example
  * // npx crashlab verify last --fix fix-1 -k 10 --regress none --base-url http://127.0.0.1:8787
@@ -79,7 +87,7 @@ export const verifyCommand = defineCommand({
   meta: {
     name: 'verify',
     description:
-      'Verify a fix: k patched forks against k controls, plus past good runs; a verdict with Wilson intervals',
+      'Verify a fix: patched forks against controls, and past good runs with and without it, until a sequential test decides',
   },
   args: {
     run: { type: 'positional', description: 'a run id, a unique prefix, or `last`', required: true },
@@ -92,12 +100,12 @@ export const verifyCommand = defineCommand({
     ...VERIFY_ARGS,
     vitest: {
       type: 'boolean',
-      description: 'run each fork as its own Vitest task, in parallel over the worker pool',
+      description: 'run each fork as its own Vitest task, over the worker pool, in rounds until decided',
     },
     shard: {
       type: 'string',
       description:
-        "with --vitest: Vitest's --shard (1/2); merge the shards' blob reports with --merge-reports",
+        "with --vitest: Vitest's --shard (1/2), a fixed k with no rounds; merge the shards' blob reports with --merge-reports",
       valueHint: 'i/n',
     },
     reporter: {
@@ -202,9 +210,16 @@ export async function runVerify(
   return result
 }
 
+/** Pairs of each open arm a round of `--vitest` runs before the verdict is drawn again. @example ROUND_PAIRS === 5 */
+export const ROUND_PAIRS = 5
+
 /**
- * `--vitest` and `--merge-reports`: the verification as Vitest tasks (`runVerifyTasks`); prints the
- * verdict the reporter stored, or, for a shard, how to merge. Returns the exit code.
+ * `--vitest` and `--merge-reports`: the verification as Vitest tasks (`runVerifyTasks`). Without
+ * `--shard`, in rounds: each round is one Vitest run of the next pairs of the undecided arms
+ * (`ROUND_PAIRS`), and another runs only while the verdict is undecided and the budget allows. A shard
+ * runs its share of every trial the budget allows (a fixed k: shards cannot stop each other), and the
+ * merge draws the verdict from all of them. Prints the verdict, or for a shard how to merge; returns the
+ * exit code.
  */
 async function verifyWithVitest(
   run: Run,
@@ -229,30 +244,73 @@ async function verifyWithVitest(
     throw usageError(`--shard takes i/n, as in --shard 1/2; got ${JSON.stringify(args.shard)}`)
   }
   const plan = merge === undefined ? planVerification(run, options) : null
-  // With --json, Vitest's own output goes to stderr, so stdout is only the JSON.
-  const { code, verdicts, stdout, stderr } = await runVerifyTasks(plan, {
-    stdio: args.json ? 'pipe' : 'inherit',
-    storeDir: store.dir,
-    cwd: options.cwd ?? process.cwd(),
-    ...(options.baseUrl && { baseUrl: options.baseUrl }),
-    ...(args.slots !== undefined && { slots: parsePositiveInt(args.slots, '--slots', DEFAULT_SLOTS) }),
-    ...(args.shard && { shard: args.shard }),
-    ...(args.reporter && { reporters: [args.reporter] }),
-    ...(args['output-file'] && { outputFile: args['output-file'] }),
-    ...(merge !== undefined && { mergeReports: merge }),
-  })
-  if (args.json) process.stderr.write(stdout + stderr)
   const fixId = plan?.fix.id ?? (typeof options.fix === 'string' ? options.fix : options.fixId)
-  const verification = fixId ? verdicts[run.id]?.[fixId] : undefined
-  if (!verification) {
-    if (args.shard) {
-      console.log(
-        `shard ${args.shard} done. When every shard is: \`crashlab verify ${run.id} --fix ${fixId ?? '<fix>'} --merge-reports <dir of the blob reports>\``,
+  const tasks = (roundPlan: VerifyPlan | null, rounds?: { priorTrials: Trial[] }) =>
+    runVerifyTasks(roundPlan, {
+      // With --json, Vitest's own output goes to stderr, so stdout is only the JSON.
+      stdio: args.json ? 'pipe' : 'inherit',
+      storeDir: store.dir,
+      cwd: options.cwd ?? process.cwd(),
+      ...(options.baseUrl && { baseUrl: options.baseUrl }),
+      ...(args.slots !== undefined && { slots: parsePositiveInt(args.slots, '--slots', DEFAULT_SLOTS) }),
+      ...(args.shard && { shard: args.shard }),
+      ...(args.reporter && { reporters: [args.reporter] }),
+      ...(args['output-file'] && { outputFile: args['output-file'] }),
+      ...(merge !== undefined && { mergeReports: merge }),
+      ...(rounds && { rounds }),
+    })
+  const say = (line: string) => (args.json ? console.error(line) : console.log(line))
+  let verification: Verification | undefined
+  let code = 0
+  if (plan && args.shard === undefined) {
+    const ran = new Set<string>()
+    let trials: Trial[] = []
+    for (let round = 1; ; round++) {
+      const next = nextRound(plan, ran, trials, { arms: ROUND_PAIRS, goodRuns: ROUND_PAIRS })
+      if (next.done) {
+        const stopped = next.decided && ran.size < plan.trials.length ? 'decided' : null
+        verification = summarizeVerification(plan, trials, { stopped })
+        const fresh = store.load(run.id)
+        const fixes = [...fresh.fixes.filter((f) => f.id !== plan.fix.id), { ...plan.fix, verification }]
+        store.save({ ...fresh, fixes: fixes.sort((a, b) => a.rank - b.rank) })
+        break
+      }
+      say(
+        `round ${round}: ${next.specs.length} forks (${ran.size} run so far, at most ${plan.trials.length})`,
       )
-      return code
+      for (const spec of next.specs) ran.add(spec.id)
+      const result = await tasks({ ...plan, trials: next.specs }, { priorTrials: trials })
+      if (args.json) process.stderr.write(result.stdout + result.stderr)
+      const sofar = fixId ? result.verdicts[run.id]?.[fixId] : undefined
+      if (!sofar) {
+        console.error(
+          `no verdict for ${fixId ?? 'the fix'} of run ${run.id} after round ${round}: see Vitest's output above`,
+        )
+        return result.code === 0 ? 1 : result.code
+      }
+      trials = sofar.trials
+      code = result.code
     }
-    console.error(`no verdict for ${fixId ?? 'the fix'} of run ${run.id}: see Vitest's output above`)
-    return code === 0 ? 1 : code
+  } else {
+    if (plan) {
+      say(
+        `shard ${args.shard}: a sharded verification keeps a fixed k (${plan.k} trials per arm, ${plan.trials.length} forks in all, no early stop): shards cannot stop each other`,
+      )
+    }
+    const result = await tasks(plan)
+    if (args.json) process.stderr.write(result.stdout + result.stderr)
+    code = result.code
+    verification = fixId ? result.verdicts[run.id]?.[fixId] : undefined
+    if (!verification) {
+      if (args.shard) {
+        console.log(
+          `shard ${args.shard} done. When every shard is: \`crashlab verify ${run.id} --fix ${fixId ?? '<fix>'} --merge-reports <dir of the blob reports>\``,
+        )
+        return code
+      }
+      console.error(`no verdict for ${fixId ?? 'the fix'} of run ${run.id}: see Vitest's output above`)
+      return code === 0 ? 1 : code
+    }
   }
   if (args.json) console.log(JSON.stringify(verification, null, 2))
   else console.log(formatVerification(verification, fixId as string, run.id))
@@ -304,23 +362,28 @@ export function formatVerification(v: Verification, fixId: string, runId: string
   const rows = [row('patched', v.patched), ...(v.control ? [row('control', v.control)] : [])]
   const lines = [
     formatTable(
-      ['arm', 'trials', 'passed', 'failed', 'errored', 'pass rate', '95% CI', `pass^${v.k}`],
+      ['arm', 'trials', 'passed', 'failed', 'errored', 'pass rate', '95% CI', `pass^${v.passK ?? v.k}`],
       rows,
       {
         right: [1, 2, 3, 4, 5, 6, 7],
       },
     ),
   ]
-  const regress = v.trials.filter((t) => t.arm === 'regress')
-  if (regress.length > 0) {
-    lines.push('', `past good runs (${regress.length}):`)
-    for (const t of regress) {
-      const mark =
-        t.outcome === 'pass' ? pc.green('pass') : t.outcome === 'fail' ? pc.red('FAIL') : pc.yellow('errored')
-      lines.push(`  ${t.from} ${mark}${t.reason ? ` — ${t.reason}` : ''}`)
+  const goodRuns = [...new Set(v.trials.filter((t) => t.arm === 'regress').map((t) => t.from))]
+  if (goodRuns.length > 0) {
+    lines.push('', `past good runs (${goodRuns.length}), passed with the patch / without:`)
+    for (const id of goodRuns) {
+      const of = (arm: Trial['arm']) => v.trials.filter((t) => t.from === id && t.arm === arm)
+      const count = (ts: Trial[]) =>
+        `${ts.filter((t) => t.outcome === 'pass').length}/${ts.filter((t) => t.outcome !== 'errored').length}`
+      const withPatch = of('regress')
+      const failed = withPatch.find((t) => t.outcome === 'fail')
+      lines.push(
+        `  ${id} ${count(withPatch)} / ${count(of('regress-control'))}${failed?.reason ? pc.dim(` — first failure with the patch: ${failed.reason}`) : ''}`,
+      )
     }
   }
-  const errored = v.trials.find((t) => t.outcome === 'errored' && t.arm !== 'regress')
+  const errored = v.trials.find((t) => t.outcome === 'errored')
   if (errored)
     lines.push(
       '',
@@ -328,6 +391,17 @@ export function formatVerification(v: Verification, fixId: string, runId: string
     )
   if (v.stopped === 'max-cost')
     lines.push('', pc.yellow(`stopped at the cost limit after ${v.trials.length} forks`))
+  const perArm = Math.max(v.patched.trials, v.control?.trials ?? 0)
+  const evidence =
+    v.evidence === undefined
+      ? ''
+      : `, e-value ${v.evidence >= 100 ? v.evidence.toFixed(0) : v.evidence.toPrecision(2)} (VERIFIED at 20)`
+  if (v.fixedK) lines.push('', `a fixed k of ${v.k} trials per arm, planned whole (no early stop)${evidence}`)
+  else
+    lines.push(
+      '',
+      `${perArm} trials per arm of at most ${v.k}${v.stopped === 'decided' ? ': stopped once decided' : ''}${evidence}`,
+    )
   lines.push('', `forks from step ${v.atStep} · cost $${v.costUsd.toFixed(4)}`)
   const colour = { VERIFIED: pc.green, LIKELY: pc.cyan, INCONCLUSIVE: pc.yellow, REJECTED: pc.red }[v.verdict]
   lines.push(`${pc.bold(colour(v.verdict))} ${fixId}: ${v.reason}`)

@@ -101,7 +101,7 @@ function requestAt(run: Run, step: number | null): { step: number; request: Norm
   return llm[0] ?? null
 }
 
-const ARMS = new Set(['patched', 'control', 'regress'])
+const ARMS = new Set(['patched', 'control', 'regress', 'regress-control'])
 
 /** The forks of the run, oldest first, each with the fix it tried (from `fixId`, else a tag naming a fix). */
 export function attemptViews(attempts: readonly ReportAttempt[], run: Run): AttemptView[] {

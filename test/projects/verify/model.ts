@@ -9,9 +9,10 @@ export const RULE = 'Always name the order id in your answer.'
  * order when the system prompt carries RULE, with probability `obey` (drawn from the provider's seeded
  * generator), and never without it. Like many models, it is thrown by an instruction given twice: a
  * system prompt with RULE twice makes it refuse, so the fix breaks a run that already had the rule.
- * With `rateLimited`, the calls of the runs without the rule get a 429 instead.
+ * With `rateLimited`, the calls of the runs without the rule get a 429 instead. With `unprompted`, the
+ * answer names the order without the rule too, with that probability.
  */
-export function supportModel(obey: number, options: { rateLimited?: boolean } = {}) {
+export function supportModel(obey: number, options: { rateLimited?: boolean; unprompted?: number } = {}) {
   return (request: NormalizedRequest, { rng }: PolicyContext): ScriptedTurn => {
     const system = request.system.map((p) => (p.type === 'text' ? p.text : '')).join('\n')
     const result = request.messages.at(-1)?.parts.find((p) => p.type === 'tool_result')
@@ -19,7 +20,8 @@ export function supportModel(obey: number, options: { rateLimited?: boolean } = 
       return { toolCalls: [{ name: 'get_order', args: { order_id: 'A17' } }] }
     if (system.split(RULE).length > 2) return { text: 'I cannot help with that.' }
     if (options.rateLimited && !system.includes(RULE)) return { fault: { type: 'rate_limit' } }
-    if (system.includes(RULE) && rng.chance(obey)) return { text: 'Order A17 has shipped.' }
+    if (rng.chance(system.includes(RULE) ? obey : (options.unprompted ?? 0)))
+      return { text: 'Order A17 has shipped.' }
     return { text: 'Your order has shipped.' }
   }
 }
