@@ -140,7 +140,7 @@ describe('crashlab bench, with a model (the scripted provider playing diagnoser 
 
   it('scores the LLM diagnoser beside the heuristic and verifies its top fix', async () => {
     const r = await bench([
-      ...['--agent', 'refund-bot', '--fault', 'dropped-policy', '--episodes', '1', '--k', '2'],
+      ...['--agent', 'refund-bot', '--fault', 'dropped-policy', '--episodes', '1', '--k', '5'],
       ...['--model', 'scripted-diagnoser', '--base-url', `${llm.url}/v1`],
     ])
     expect(r.stderr).not.toContain('Error')
