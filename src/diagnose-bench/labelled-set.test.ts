@@ -84,3 +84,20 @@ it('rejects a label at a step the run does not have', () => {
     rmSync(dir, { recursive: true, force: true })
   }
 })
+
+it('a folder with no labels.json: a clear error naming the file and what the folder should hold', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'crashlab-labelled-empty-'))
+  try {
+    let thrown: unknown
+    try {
+      loadLabelledSet(dir)
+    } catch (err) {
+      thrown = err
+    }
+    expect(isCrashlabError(thrown, 'E_FILE_NOT_FOUND')).toBe(true)
+    expect((thrown as Error).message).toContain(join(dir, 'labels.json'))
+    expect((thrown as Error).message).toContain('labels.json')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { z } from 'zod'
 import { loadCassette } from '../case/cassette-load.ts'
@@ -52,6 +52,13 @@ export interface LabelledRun {
  */
 export function loadLabelledSet(dir: string): LabelledRun[] {
   const path = join(dir, 'labels.json')
+  if (!existsSync(path)) {
+    throw new CrashlabError(
+      'E_FILE_NOT_FOUND',
+      `[crashlab] ${path} does not exist: --labelled takes a folder holding labels.json and the cassettes it names (the repository's bench/diagnoser is one; it is not in the npm package)`,
+      { subject: path },
+    )
+  }
   const parsed = LabelsFileSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')))
   if (!parsed.success) {
     throw new CrashlabError('E_CONFIG_INVALID', `[crashlab] ${path} is not a valid labels file`, {
