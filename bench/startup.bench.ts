@@ -8,8 +8,8 @@
  *   3. a suite of 20 trivial test files under `CI=true`: no setup, a bare msw `setupServer` setup file,
  *      `plugins: [crashlab()]`, and the plugin with one `agentCase` replay per file. Goals: the plugin
  *      ≤ 1.2× bare msw, with a replay per file ≤ 1.3×;
- *   4. `crashlab --version` and `crashlab ls` as processes against `node -e 0` plus opening the store's
- *      SQLite index. Goal ≤ 1.5×.
+ *   4. `crashlab --version` and `crashlab ls` (a store of 20 runs) as processes against `node -e 0` plus
+ *      opening the store's SQLite index. Goal ≤ 1.5×.
  *
  *   node bench/startup.bench.ts            (ROUNDS=3 suite runs per setup, FILES=20, CLI_ROUNDS=15)
  *   ONLY=modules node bench/startup.bench.ts   (or ONLY=profile, ONLY=suite, ONLY=cli)
@@ -179,8 +179,15 @@ function cliSection(): void {
   const dir = freshProject('cli')
   const bin = join(dir, 'node_modules', 'crashlab', 'dist', 'src', 'cli', 'bin.js')
   const env = { CRASHLAB_DIR: join(dir, '.crashlab'), NO_COLOR: '1' }
-  // Creates the store, so `ls` and the baseline open an index that exists.
-  timeProcess([bin, 'ls'], dir, env)
+  // A store with 20 runs, so `ls` prints what a user sees (a table), and the baseline opens an index
+  // that exists.
+  rmSync(env.CRASHLAB_DIR, { recursive: true, force: true })
+  const runs = join(import.meta.dirname, 'diagnoser', 'runs')
+  const cassettes = readdirSync(runs)
+    .filter((f) => f.endsWith('.cassette.json'))
+    .slice(0, 20)
+    .map((f) => join(runs, f))
+  timeProcess([bin, 'import', ...cassettes], dir, env)
   const openIndex = `const { DatabaseSync } = process.getBuiltinModule('node:sqlite'); new DatabaseSync(${JSON.stringify(join(env.CRASHLAB_DIR, 'index.db'))}).close()`
   const cases: Array<[string, string[]]> = [
     ['node -e 0', ['-e', '0']],

@@ -9,7 +9,8 @@
 import { execFileSync } from 'node:child_process'
 import { chmodSync, rmSync } from 'node:fs'
 import { isAbsolute, join } from 'node:path'
-import { type InputOptions, type OutputOptions, rolldown } from 'rolldown'
+import { type InputOptions, type OutputOptions, type Plugin, rolldown } from 'rolldown'
+import { builtinsByGetter } from './builtins-by-getter.ts'
 
 const ROOT = join(import.meta.dirname, '..')
 const DIST = join(ROOT, 'dist')
@@ -37,6 +38,7 @@ const LIBRARY_ENTRIES = [
  * (src/engine/context.ts), as they did before the build bundled.
  */
 const CLI_ENTRIES = ['src/cli/bin.ts']
+const CLI_CHUNKS = 'src/cli/chunks'
 
 /** The one module imported for what it does when loaded: it registers the matchers with Vitest's `expect`. */
 const SIDE_EFFECTS = join(ROOT, 'matchers', 'index.ts')
@@ -69,14 +71,24 @@ const outputOptions = (chunks: string) =>
     comments: { legal: false, annotation: true, jsdoc: false },
   }) satisfies OutputOptions
 
+/** The CLI's imports of Node's built-ins as `process.getBuiltinModule()` calls (scripts/builtins-by-getter.ts). */
+const builtinsPlugin: Plugin = {
+  name: 'crashlab:builtins-by-getter',
+  renderChunk: (code) => ({ code: builtinsByGetter(code) }),
+}
+
 const started = performance.now()
 rmSync(DIST, { recursive: true, force: true })
 const results = await Promise.all(
   [
     { entries: LIBRARY_ENTRIES, chunks: 'chunks' },
-    { entries: CLI_ENTRIES, chunks: 'src/cli/chunks' },
+    { entries: CLI_ENTRIES, chunks: CLI_CHUNKS },
   ].map(async ({ entries, chunks }) => {
-    const bundle = await rolldown({ ...inputOptions, input: named(entries) })
+    const bundle = await rolldown({
+      ...inputOptions,
+      input: named(entries),
+      plugins: chunks === CLI_CHUNKS ? [builtinsPlugin] : [],
+    })
     try {
       return (await bundle.write(outputOptions(chunks))).output
     } finally {

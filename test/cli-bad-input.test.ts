@@ -1,9 +1,9 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { runCommand } from 'citty'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { hostileCase } from '../src/case/internal/test-hostile-inputs.ts'
+import { runCommand } from '../src/cli/internal/command.ts'
 import { main } from '../src/cli/main.ts'
 import { runBinSync } from './helpers/built-bin.ts'
 

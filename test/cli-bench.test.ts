@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { runCommand } from 'citty'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { benchCommand } from '../src/cli/commands/bench.ts'
+import { runCommand } from '../src/cli/internal/command.ts'
 import { startScriptedProvider } from '../src/testing/index.ts'
 import type { ScriptedProvider } from '../src/testing/types.ts'
 import { BUILT_BIN, runBin } from './helpers/built-bin.ts'
 
-// `crashlab bench` in this process (citty's runCommand) until the lead registers it in main.ts; the
+// `crashlab bench` in this process (`runCommand`) until the lead registers it in main.ts; the
 // built-bin test below runs as soon as the built CLI knows the command.
 const ROOT = resolve(import.meta.dirname, '..')
 const WILSON = /\d+\/\d+ +\d+% \[\d+–\d+\]/

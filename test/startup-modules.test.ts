@@ -139,4 +139,21 @@ describe('modules loaded at start-up', () => {
     expect(ownBytes(urls)).toBeLessThanOrEqual(100_000)
     expect(tallyModules(urls).packages.get('zod')).toBeUndefined()
   }, 60_000)
+
+  it.each([
+    ['--version', []],
+    ['ls', ['picocolors']],
+  ])(
+    'crashlab %s loads no built-in through an ES import (its facade reads every export), and of the dependencies only %j',
+    (command, dependencies) => {
+      const bin = join(dir, 'node_modules', 'crashlab', 'dist', 'src', 'cli', 'bin.js')
+      const env = { CRASHLAB_DIR: join(dir, '.crashlab-ls') }
+      processModules(dir, [bin, 'ls'], env) // creates the store
+      const urls = processModules(dir, [bin, command], env)
+      // Before: citty (and through it the ES facade of node:util), node:fs, node:path, node:url, node:module.
+      expect(urls.filter((url) => url.startsWith('node:'))).toEqual([])
+      expect([...tallyModules(urls).packages.keys()]).toEqual(dependencies)
+    },
+    60_000,
+  )
 })

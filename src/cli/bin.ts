@@ -10,5 +10,5 @@ if (major < 22 || (major === 22 && minor < 13)) {
   process.exit(1)
 }
 const { main } = await import('./main.ts')
-const { runMain } = await import('citty')
+const { runMain } = await import('./internal/command.ts')
 await runMain(main)

@@ -1,5 +1,5 @@
-import { defineCommand } from 'citty'
 import { VERSION } from '../version.ts'
+import { defineCommand } from './internal/command.ts'
 import { strictCommands } from './internal/strict-commands.ts'
 
 /** The root `crashlab` command and its subcommands, each loaded when it runs (`--version` loads none). */

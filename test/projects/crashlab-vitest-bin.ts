@@ -1,5 +1,6 @@
 // `crashlab vitest …` for the fixture-project tests: runs the subcommand as the crashlab bin does.
-import { runMain } from 'citty'
+
 import { vitest } from '../../src/cli/commands/vitest.ts'
+import { runMain } from '../../src/cli/internal/command.ts'
 
 await runMain(vitest)

@@ -1,5 +1,5 @@
-import { defineCommand } from 'citty'
 import { loadConfig } from '../../config/load-config.ts'
+import { defineCommand } from '../internal/command.ts'
 import { reportError } from '../internal/report-error.ts'
 
 /**

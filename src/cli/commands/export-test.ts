@@ -1,7 +1,7 @@
 import { relative } from 'node:path'
-import { defineCommand } from 'citty'
 import { isCrashlabError } from '../../errors.ts'
 import { exportTest } from '../../rerun/index.ts'
+import { defineCommand } from '../internal/command.ts'
 import { configRedactor } from '../internal/config-redactor.ts'
 import { reportError } from '../internal/report-error.ts'
 import { STORE_DIR_ARG, withStore } from '../internal/store-args.ts'

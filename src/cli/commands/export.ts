@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
-import { defineCommand } from 'citty'
 import { toAgentCase, writeAgentCase } from '../../case/agentcase/index.ts'
 import { writeCassette } from '../../case/cassette-write.ts'
+import { defineCommand } from '../internal/command.ts'
 import { configRedactor } from '../internal/config-redactor.ts'
 import { usageError } from '../internal/parse-options.ts'
 import { reportError } from '../internal/report-error.ts'

@@ -1,5 +1,5 @@
-import { defineCommand } from 'citty'
 import { checkCaseFile } from '../internal/check-case-file.ts'
+import { defineCommand } from '../internal/command.ts'
 import { configRedactor } from '../internal/config-redactor.ts'
 import { reportError } from '../internal/report-error.ts'
 import { STORE_DIR_ARG, withStore } from '../internal/store-args.ts'

@@ -1,4 +1,4 @@
-import { defineCommand } from 'citty'
+import { defineCommand } from '../internal/command.ts'
 import { loadCaseFile } from '../internal/load-case-file.ts'
 import { reportError } from '../internal/report-error.ts'
 import { formatSummary, summarize } from '../internal/summarize.ts'

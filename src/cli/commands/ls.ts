@@ -1,9 +1,10 @@
-import { defineCommand } from 'citty'
 import { SEVERITIES } from '../../case/schema/severities.ts'
 import { pc } from '../../colors.ts'
 import { formatUsd } from '../../cost/format-usd.ts'
 import type { StoredRunSummary } from '../../store/index.ts'
+import { defineCommand } from '../internal/command.ts'
 import { parsePositiveInt, parseSeverity, usageError } from '../internal/parse-options.ts'
+import { printOut } from '../internal/print-out.ts'
 import { reportError } from '../internal/report-error.ts'
 import { withRunIndex } from '../internal/run-index-args.ts'
 import { findingsText, outcomeText } from '../internal/run-text.ts'
@@ -58,20 +59,19 @@ export const ls = defineCommand({
         }
         const runs = store.list(filter)
         if (args.json) {
-          console.log(JSON.stringify(runs, null, 2))
+          printOut(JSON.stringify(runs, null, 2))
           return
         }
         if (runs.length === 0) {
-          console.log(emptyText(store.dir, session, args))
+          printOut(emptyText(store.dir, session, args))
           return
         }
         const first = runs[0]?.test
-        if (session && first)
-          console.log(pc.dim(`Vitest session ${first.session} of ${first.sessionStartedAt}`))
+        if (session && first) printOut(pc.dim(`Vitest session ${first.session} of ${first.sessionStartedAt}`))
         // The test column when a listed run came from a test (a store of captured runs has none).
         const tests = runs.some((r) => r.test)
         const header = ['id', 'name', 'status', 'outcome', 'steps', 'tokens', 'cost', 'findings', 'tags']
-        console.log(
+        printOut(
           formatTable(
             tests ? [...header, 'test'] : header,
             runs.map((r) => row(r, tests)),
@@ -133,14 +133,14 @@ function printSessions(
   json: boolean,
 ): void {
   if (json) {
-    console.log(JSON.stringify(sessions, null, 2))
+    printOut(JSON.stringify(sessions, null, 2))
     return
   }
   if (sessions.length === 0) {
-    console.log('No Vitest session is indexed yet: run the tests with the crashlab() plugin.')
+    printOut('No Vitest session is indexed yet: run the tests with the crashlab() plugin.')
     return
   }
-  console.log(
+  printOut(
     formatTable(
       ['session', 'started', 'runs'],
       sessions.map((s) => [s.id, s.startedAt, String(s.runs)]),

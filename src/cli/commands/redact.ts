@@ -1,6 +1,6 @@
-import { defineCommand } from 'citty'
 import { pc } from '../../colors.ts'
 import { type RedactFilesReport, redactFiles } from '../../redact-files/index.ts'
+import { defineCommand } from '../internal/command.ts'
 import { configRedactor } from '../internal/config-redactor.ts'
 import { reportError } from '../internal/report-error.ts'
 

@@ -1,6 +1,6 @@
-import { defineCommand } from 'citty'
 import { loadConfig } from '../../config/load-config.ts'
 import { createRedactor, formatScanReport, scanPaths } from '../../redact/index.ts'
+import { defineCommand } from '../internal/command.ts'
 import { reportError } from '../internal/report-error.ts'
 
 /** `crashlab scan <paths...>`: exit 1 when any cassette, baseline or export holds a secret-like string. */
@@ -14,7 +14,7 @@ export const scan = defineCommand({
     json: { type: 'boolean', description: 'print the findings as JSON' },
   },
   async run({ args }) {
-    // citty gives the first positional as `paths`; the rest stay in `_`.
+    // The first positional is `paths`; all of them are in `_`.
     const paths = args._.length > 0 ? args._ : [args.paths]
     try {
       // The config file's redaction rules define secrets too: what is redacted on write is looked for here.

@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { basename, extname, resolve } from 'node:path'
-import { defineCommand } from 'citty'
 import type { ArmStats, Run, Trial, Verification } from '../../case/schema/run.ts'
 import { pc } from '../../colors.ts'
 import { parsePatch } from '../../patches/parse-patch.ts'
@@ -18,6 +17,7 @@ import {
   type VerifyResult,
   verify,
 } from '../../verify/verify.ts'
+import { defineCommand } from '../internal/command.ts'
 import { parsePositiveInt, parseUsd, usageError } from '../internal/parse-options.ts'
 import { reportError } from '../internal/report-error.ts'
 import { STORE_DIR_ARG, withStore } from '../internal/store-args.ts'

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process'
-import { defineCommand } from 'citty'
 import { isRecordMode, RECORD_MODES } from '../../record-modes/index.ts'
 import { findVitestBin } from '../../rerun/find-vitest-bin.ts'
 import { EXPORTED_TEST_SUFFIX } from '../../rerun/index.ts'
+import { defineCommand } from '../internal/command.ts'
 
 /**
  * The arguments of `crashlab vitest` split in two: the record mode its `--record` flag asks for (a bare

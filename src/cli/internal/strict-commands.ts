@@ -1,12 +1,10 @@
-import type { ArgsDef, CommandDef, SubCommandsDef } from 'citty'
+import { type ArgsDef, type CommandDef, camel, kebab, type SubCommandsDef } from './command.ts'
+import { reportUnexpected } from './report-error.ts'
+import { usageError } from './usage-error.ts'
 
-// Commands of every argument shape pass through here; citty's CommandDef is invariant in it.
+// Commands of every argument shape pass through here.
 // biome-ignore lint/suspicious/noExplicitAny: any command definition, whatever its arguments
 type AnyCommand = CommandDef<any>
-
-import { isCrashlabError } from '../../errors.ts'
-import { reportError } from './report-error.ts'
-import { usageError } from './usage-error.ts'
 
 /** Options of `strictCommands`. */
 export interface StrictCommandsOptions {
@@ -36,27 +34,21 @@ export function strictCommands(
     const label = `${parent} ${name}`
     const passThrough = options.passThrough?.includes(name) ?? false
     // A command loaded on use (`() => import(…)`) is wrapped once it is loaded.
-    if (typeof command === 'function')
-      out[name] = async () => strictCommand(await command(), label, passThrough)
-    else if (command instanceof Promise) out[name] = command.then((c) => strictCommand(c, label, passThrough))
-    else out[name] = strictCommand(command, label, passThrough)
+    out[name] =
+      typeof command === 'function'
+        ? async () => strictCommand(await command(), label, passThrough)
+        : strictCommand(command, label, passThrough)
   }
   return out
 }
 
 function strictCommand(command: AnyCommand, label: string, passThrough: boolean): AnyCommand {
   const run = command.run
-  const subCommands =
-    command.subCommands && typeof command.subCommands === 'object' && !('then' in command.subCommands)
-      ? strictCommands(command.subCommands as SubCommandsDef, { parent: label })
-      : command.subCommands
+  const subCommands = command.subCommands && strictCommands(command.subCommands, { parent: label })
   if (!run) return { ...command, subCommands }
-  const declared =
-    command.args && typeof command.args === 'object' && !('then' in command.args)
-      ? (command.args as ArgsDef)
-      : undefined
-  // Required options are checked here, after the unknown flags: citty would otherwise stop at a missing
-  // `--output` before `--bogus` was ever looked at.
+  const declared: ArgsDef | undefined = command.args
+  // Required options are checked here, after the unknown flags, so that a missing `--output` does not
+  // hide a `--bogus` given with it.
   const required = declared
     ? Object.entries(declared).filter(([, def]) => def.type !== 'positional' && def.required === true)
     : []
@@ -74,10 +66,7 @@ function strictCommand(command: AnyCommand, label: string, passThrough: boolean)
     subCommands,
     async run(context) {
       try {
-        if (!passThrough && !command.subCommands) {
-          const all = (typeof command.args === 'function' ? await command.args() : await command.args) ?? {}
-          rejectUnknownFlags(context.rawArgs, all as ArgsDef, label)
-        }
+        if (!passThrough && !command.subCommands) rejectUnknownFlags(context.rawArgs, declared ?? {}, label)
         for (const [name] of required) {
           const value = (context.args as Record<string, unknown>)[name]
           if (value === undefined || value === '') throw usageError(`\`${label}\` needs --${name}`)
@@ -136,27 +125,4 @@ function unknownFlag(flag: string, args: ArgsDef, label: string) {
   return usageError(
     `unknown option ${JSON.stringify(shown)} for \`${label}\`; ${flags.length ? `its options are ${flags.join(', ')}` : 'it takes no options'}`,
   )
-}
-
-/** Prints what escaped a command: its own errors as usual, a bug as one line without a stack. */
-function reportUnexpected(error: unknown): void {
-  if (isCrashlabError(error)) {
-    reportError(error)
-    return
-  }
-  const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
-  const clipped = what.length > 500 ? `${what.slice(0, 500)}… (${what.length} characters)` : what
-  console.error(
-    `[crashlab] internal error: ${clipped}\nThis is a bug in crashlab. Run again with CRASHLAB_DEBUG=1 to see where it happened, and report it.`,
-  )
-  if (process.env.CRASHLAB_DEBUG && error instanceof Error) console.error(error.stack)
-  process.exitCode = 1
-}
-
-function kebab(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
-}
-
-function camel(name: string): string {
-  return name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase())
 }

@@ -1,9 +1,9 @@
-import { runCommand } from 'citty'
 import { describe, expect, it, vi } from 'vitest'
 import { providerFailure } from '../../case/provider-failure.ts'
 import type { FailureLabel, Run } from '../../case/schema/run.ts'
 import type { Step } from '../../case/schema/step.ts'
 import { benchCommand } from '../../cli/commands/bench.ts'
+import { runCommand } from '../../cli/internal/command.ts'
 import {
   HELDOUT_AGENTS,
   itHelpdeskAgent,

@@ -1,8 +1,5 @@
-import { createRequire } from 'node:module'
-
 type Sqlite = typeof import('node:sqlite')
 
-const require = createRequire(import.meta.url)
 let loaded: Sqlite | undefined
 
 /**
@@ -11,10 +8,10 @@ let loaded: Sqlite | undefined
  * Node 22.13+ prints `ExperimentalWarning: SQLite is an experimental feature and might change at any
  * time` the first time the module is loaded. A production process that captures runs should not print
  * that to its users' logs because crashlab keeps its index in SQLite, so exactly that warning is dropped:
- * `process.emitWarning` is replaced for the duration of the `require` only, and lets every other warning
- * through (another module's ExperimentalWarning included). Loading through `require` rather than a
- * static import keeps the load synchronous (the replacement cannot leak past it) and out of bundlers'
- * module graphs. A process that loaded `node:sqlite` before sees no warning from Node either way.
+ * `process.emitWarning` is replaced for the duration of the load only, and lets every other warning
+ * through (another module's ExperimentalWarning included). Loading through `process.getBuiltinModule`
+ * rather than a static import keeps the load synchronous (the replacement cannot leak past it), out of
+ * bundlers' module graphs, and without an ES-module facade of the built-in. A process that loaded `node:sqlite` before sees no warning from Node either way.
  *
  * @example
  * const { DatabaseSync } = sqlite()
@@ -28,7 +25,7 @@ export function sqlite(): Sqlite {
     return (original as (...args: unknown[]) => void).call(process, warning, ...rest)
   } as typeof process.emitWarning
   try {
-    loaded = require('node:sqlite') as Sqlite
+    loaded = process.getBuiltinModule('node:sqlite') as Sqlite
   } finally {
     process.emitWarning = original
   }
