@@ -46,6 +46,12 @@ export const CUT_CHUNK_BYTES = 64
 
 const JSON_HEADERS = { 'content-type': 'application/json' }
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' }
+/**
+ * A cut body says it is chunked: with neither a length nor chunked framing, HTTP ends a body when the
+ * connection closes, so a client reading through a socket (MSW's interception of Node's fetch) would
+ * take the dropped connection for a complete body. Chunked, the drop comes before the last chunk.
+ */
+const CUT_HEADERS = { 'transfer-encoding': 'chunked' }
 
 /**
  * The answer a model call gets for `fault`, valid on the call's wire API.
@@ -100,8 +106,11 @@ function jsonError(body: JsonValue, status: number, extra: Record<string, string
   return { response: new Response(JSON.stringify(body), { status, headers }) }
 }
 
-function sse(body: string | ReadableStream<Uint8Array>): ModelFaultAnswer {
-  return { response: new Response(body, { status: 200, headers: SSE_HEADERS }) }
+function sse(
+  body: string | ReadableStream<Uint8Array>,
+  extra: Record<string, string> = {},
+): ModelFaultAnswer {
+  return { response: new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...extra } }) }
 }
 
 /**
@@ -114,11 +123,11 @@ function streamCut(afterChunks: number, ctx: ModelFaultContext): ModelFaultAnswe
   const options = writeOptions(ctx)
   if (ctx.streaming) {
     const events = ctx.adapter.writeStream(recorded, options).map(formatSse)
-    return sse(cutSse(events, afterChunks, streamTerminatedError()))
+    return sse(cutSse(events, afterChunks, streamTerminatedError()), CUT_HEADERS)
   }
   const text = JSON.stringify(ctx.adapter.writeResponse(recorded, options))
   const body = cutBody(text, afterChunks, CUT_CHUNK_BYTES, streamTerminatedError())
-  return { response: new Response(body, { status: 200, headers: JSON_HEADERS }) }
+  return { response: new Response(body, { status: 200, headers: { ...JSON_HEADERS, ...CUT_HEADERS } }) }
 }
 
 /**
