@@ -9,8 +9,8 @@ import { BASE, chatDriver as d, recordedResponse } from './internal/test-sdk-dri
 import { modelFaultAnswer } from './model-fault.ts'
 
 /**
- * The Vercel AI SDK (`ai` with `@ai-sdk/openai`, chat completions) against a 429, a timeout, a reset
- * and a cut stream: what `generateText` and `streamText` surface, and whether they retry.
+ * The Vercel AI SDK (`ai` with `@ai-sdk/openai`, chat completions) against error statuses, a timeout,
+ * a reset, malformed JSON and a cut stream: what `generateText` and `streamText` surface, and whether they retry.
  */
 
 const recorded = recordedResponse(d.model)
@@ -64,6 +64,31 @@ describe('AI SDK: generateText', () => {
     expect(APICallError.isInstance(error)).toBe(true)
     expect((error as APICallError).statusCode).toBe(429)
     expect((error as APICallError).isRetryable).toBe(true)
+    expect(counter.requests).toBe(1)
+  })
+
+  it.each([
+    [{ kind: 'server_error' }, 500],
+    [{ kind: 'gateway_html', status: 502 }, 502],
+    [{ kind: 'gateway_html', status: 503 }, 503],
+  ] as [ModelFault, number][])(
+    '%o: an APICallError with the status, marked retryable',
+    async (fault, status) => {
+      const { model, counter } = provider(fault, false)
+      const error = await generateText({ model, prompt: 'Refund order A17.', maxRetries: 0 }).catch((e) => e)
+      expect(APICallError.isInstance(error)).toBe(true)
+      expect((error as APICallError).statusCode).toBe(status)
+      expect((error as APICallError).isRetryable).toBe(true)
+      expect(counter.requests).toBe(1)
+    },
+  )
+
+  it('malformed_json: an APICallError "Invalid JSON response", not retryable', async () => {
+    const { model, counter } = provider({ kind: 'malformed_json' }, false)
+    const error = await generateText({ model, prompt: 'Refund order A17.', maxRetries: 2 }).catch((e) => e)
+    expect(APICallError.isInstance(error)).toBe(true)
+    expect((error as APICallError).message).toBe('Invalid JSON response')
+    expect((error as APICallError).isRetryable).toBe(false)
     expect(counter.requests).toBe(1)
   })
 
