@@ -65,6 +65,7 @@ describe('parseFault', () => {
     const status = thrown(() => parseFault({ kind: 'gateway_html', status: 504 }))
     expect(status.issues.map((i) => i.path)).toEqual(['$.status'])
     expect(status.message).toContain('$.status')
+    expect(status.message).toContain('expected one of 502, 503')
     const chunks = thrown(() => parseFault({ kind: 'stream_cut', afterChunks: -1 }))
     expect(chunks.issues[0]?.path).toBe('$.afterChunks')
     const seconds = thrown(() => parseFault({ kind: 'rate_limit', retryAfterSeconds: 1.5 }))

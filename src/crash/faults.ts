@@ -40,7 +40,7 @@ export const ServerErrorFaultSchema = bare('server_error')
 export const GatewayHtmlFaultSchema = lazySchema(() =>
   zod.strictObject({
     kind: zod.literal('gateway_html'),
-    status: zod.union([zod.literal(502), zod.literal(503)]).optional(),
+    status: zod.literal([502, 503]).optional(),
   }),
 )
 
@@ -244,7 +244,7 @@ export function isModelFault(fault: Fault): fault is ModelFault {
  * parseFault({ kind: 'gateway_html', status: 503 }) // { kind: 'gateway_html', status: 503 }
  * parseFault({ kind: 'rate_limt' })                // throws: unknown fault kind: expected one of rate_limit, …
  */
-export function parseFault(value: unknown, source = 'the fault'): Fault {
+export function parseFault(value: unknown, source = 'the value'): Fault {
   const result = FaultSchema.safeParse(value)
   if (result.success) return result.data
   const issues = toValidationIssues(result.error.issues, {
