@@ -108,6 +108,8 @@ export const ERROR_CODES = [
   'E_STORE_READ_ONLY',
   // export-test (src/rerun): a run whose agent cannot be run again, so no test that re-runs it can be written
   'E_EXPORT_NO_AGENT',
+  // crash tests (src/crash): a fault that does not parse (unknown kind, bad parameter)
+  'E_FAULT_INVALID',
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

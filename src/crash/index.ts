@@ -1,0 +1,33 @@
+/**
+ * Crash tests: faults, and the answers a model call or a tool call gets in place of the recording.
+ */
+export {
+  ALL_MODEL_FAULTS,
+  ALL_TOOL_FAULTS,
+  FAULT_KINDS,
+  type Fault,
+  type FaultKind,
+  type FaultKindInfo,
+  FaultSchema,
+  faultLabel,
+  isModelFault,
+  MODEL_FAULT_KINDS,
+  type ModelFault,
+  parseFault,
+  parseFaultList,
+  TOOL_FAULT_KINDS,
+  type ToolFault,
+} from './faults.ts'
+export {
+  CUT_CHUNK_BYTES,
+  type ModelFaultAnswer,
+  type ModelFaultContext,
+  modelFaultAnswer,
+} from './model-fault.ts'
+export {
+  driftShape,
+  type ToolFaultContext,
+  type ToolFaultOutcome,
+  ToolTimeoutError,
+  toolFaultOutcome,
+} from './tool-fault.ts'
