@@ -3,7 +3,7 @@ import type { StepError, WireRequest, WireResponse } from '../case/schema/step.t
 import { classifyRequest } from '../providers/registry.ts'
 import type { ProviderAdapter } from '../providers/types.ts'
 import { type HttpShape, httpKey } from './internal/http-key.ts'
-import { callDivergence, takeRecordedCall } from './internal/match-recorded.ts'
+import { callDivergence, peekRecordedCall, takeRecordedCall } from './internal/match-recorded.ts'
 import { type ExchangeRequest, toRequest } from './internal/plain-request.ts'
 import { type ReadRequest, readRequest, storedUrl } from './internal/read-request.ts'
 import { requestKey } from './internal/request-key.ts'
@@ -110,6 +110,15 @@ export async function handleExchange(
   // At replay every call is keyed, so `matched` is set. A replay that records from its first divergence
   // on (`onDivergence: 'record'`) gets no answer for that call: it goes live below.
   if (session.mode === 'replay') {
+    // A crash test's fault, in place of the recorded answer of the step this call would take.
+    const target = session.inject?.call && peekRecordedCall(session, ctx.kind, hash)
+    const injection = target && session.takeInjection(target.index)
+    if (target && injection?.call) {
+      const fault = injection.call(ctx, target)
+      if ('response' in fault) return answer(session, ctx, fault.response, t0, recording)
+      recording.failed(fault.reject)
+      throw fault.reject
+    }
     const replayed = replay(session, ctx, hash, matched!, request.url, startedAt, t0)
     if (replayed) return replayed
   }

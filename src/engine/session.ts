@@ -4,7 +4,7 @@ import type { Run } from '../case/schema/run.ts'
 import type { Step } from '../case/schema/step.ts'
 import { CrashlabError } from '../errors.ts'
 import type { Redactor } from '../redact/types.ts'
-import type { MatchingOptions, SessionHooks, SessionMode } from './types.ts'
+import type { FaultInjection, MatchingOptions, SessionHooks, SessionMode } from './types.ts'
 import { captureError, RERECORD_COMMAND, toJsonValue, toStepError } from './values.ts'
 
 /**
@@ -55,6 +55,11 @@ export interface SessionOptions {
    * (src/record-modes) sets it for the test `crashlab fork` targets.
    */
   forkAt?: number
+  /**
+   * A fault in place of one recorded step's answer (with `mode: 'replay'`): see `FaultInjection`. The
+   * run is linked to the recorded one by `links.crashOf`, with the step and the fault's `label`.
+   */
+  inject?: FaultInjection & { label?: JsonValue }
   /** The redaction rules the request hash is taken under; the default redactor when omitted. */
   redactor?: Redactor
   /**
@@ -99,6 +104,10 @@ export class Session {
   readonly cassettePath: string | undefined
   /** The step a fork goes live from (`SessionOptions.forkAt`), or undefined for any other Session. */
   readonly forkAt: number | undefined
+  /** The fault this replay puts in place of a recorded step's answer (`SessionOptions.inject`). */
+  readonly inject: FaultInjection | undefined
+  /** The index in this run of the step that got the fault; undefined until the fault is injected. */
+  injectedAt: number | undefined
   /** crashlab's own errors raised during the run, in order. */
   readonly errors: CrashlabError[] = []
   private readonly consumed = new Set<number>()
@@ -146,6 +155,16 @@ export class Session {
       this.run.links = { ...this.recorded.links }
     } else if (this.recorded && options.mode === 'replay') {
       this.run.links.replayOf = this.recorded.id
+    }
+    this.inject = options.mode === 'replay' && this.recorded ? options.inject : undefined
+    if (this.recorded && this.inject) {
+      const { atStep } = this.inject
+      const fault = options.inject?.label
+      this.run.links.crashOf = {
+        run: this.recorded.id,
+        step: atStep,
+        ...(fault === undefined ? {} : { fault }),
+      }
     }
     this.hooks = options.hooks ?? {}
     this.replayTiming = options.replayTiming ?? false
@@ -236,6 +255,20 @@ export class Session {
         { subject: this.cassettePath },
       ),
     )
+  }
+
+  /**
+   * The fault to put in place of recorded step `index`'s answer, once: the Session's injection when it
+   * targets that step and has not been used yet (it is marked used), else undefined.
+   *
+   * @example
+   * const injection = session.takeInjection(recorded.index)
+   */
+  takeInjection(index: number): FaultInjection | undefined {
+    const inject = this.inject
+    if (!inject || this.injectedAt !== undefined || inject.atStep !== index) return undefined
+    this.injectedAt = this.run.steps.length
+    return inject
   }
 
   /** The run named for messages: test name and cassette path, when known. */

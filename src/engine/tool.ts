@@ -5,7 +5,7 @@ import { CrashlabError } from '../errors.ts'
 import { redactDocument } from '../redact/redact-document.ts'
 import { currentSession } from './context.ts'
 import { splitFrameworkContext } from './internal/framework-context.ts'
-import { takeRecordedTool, toolDivergence } from './internal/match-tool.ts'
+import { peekRecordedTool, takeRecordedTool, toolDivergence } from './internal/match-tool.ts'
 import type { Session } from './session.ts'
 import { fromStepError, toJsonValue, toStepError } from './values.ts'
 
@@ -91,6 +91,10 @@ export function tool<F extends (...args: never[]) => unknown>(fn: F, options: To
       return runAndRecord(session, options, call, () => fn.apply(this, args))
     }
 
+    const target = session.inject?.tool && peekRecordedTool(session, options.name, argsJson)
+    const injection = target && session.takeInjection(target.index)
+    if (target && injection?.tool)
+      return injectedCall(session, options, call, isAsync, injection.tool(target))
     const recorded = takeRecordedTool(session, options.name, argsJson)
     if (!recorded) {
       const divergence = toolDivergence(session, options.name, argsJson)
@@ -135,16 +139,12 @@ function runAndRecord(
   const startedAt = new Date().toISOString()
   const t0 = performance.now()
   const add = (result: { value: unknown } | { error: StepError }) => {
-    const step: Omit<ToolStep, 'index'> = {
-      type: 'tool',
-      name: options.name,
-      ...linkOf(call),
-      args: call.args,
-      sideEffects: options.sideEffects,
-      timing: { startedAt, durationMs: Math.round(performance.now() - t0) },
-      error: 'error' in result ? result.error : null,
-    }
-    if ('value' in result) step.result = toJsonValue(result.value)
+    const step = toolStep(
+      options,
+      call,
+      { startedAt, durationMs: Math.round(performance.now() - t0) },
+      result,
+    )
     if (keep && session.mode === 'replay') {
       if (outcomeOf(session, step) === outcomeOf(session, keep)) return void session.addStep({ ...keep })
       const changed = new CrashlabError(
@@ -221,6 +221,46 @@ function forkedCall(
   })
   if (isAsync) return Promise.reject(error)
   throw error
+}
+
+/**
+ * A crash test's fault at a tool call: the tool does not run; its step records the fault's error or
+ * result, and the recorded step stays unused for a retry.
+ */
+function injectedCall(
+  session: Session,
+  options: ToolOptions,
+  call: RecordedCall,
+  isAsync: boolean,
+  outcome: { throws: Error } | { result: unknown },
+): unknown {
+  const result = 'throws' in outcome ? { error: toStepError(outcome.throws) } : { value: outcome.result }
+  session.addStep(toolStep(options, call, { startedAt: new Date().toISOString(), durationMs: 0 }, result))
+  if ('throws' in outcome) {
+    if (isAsync) return Promise.reject(outcome.throws)
+    throw outcome.throws
+  }
+  return isAsync ? Promise.resolve(outcome.result) : outcome.result
+}
+
+/** A tool call's step: its arguments, and the value it returned or the error it threw. */
+function toolStep(
+  options: ToolOptions,
+  call: RecordedCall,
+  timing: ToolStep['timing'],
+  result: { value: unknown } | { error: StepError },
+): Omit<ToolStep, 'index'> {
+  const step: Omit<ToolStep, 'index'> = {
+    type: 'tool',
+    name: options.name,
+    ...linkOf(call),
+    args: call.args,
+    sideEffects: options.sideEffects,
+    timing,
+    error: 'error' in result ? result.error : null,
+  }
+  if ('value' in result) step.result = toJsonValue(result.value)
+  return step
 }
 
 /** A call's recorded arguments (the match key at replay), and the model's tool-call id when known. */

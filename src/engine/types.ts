@@ -1,5 +1,5 @@
 import type { NormalizedRequest } from '../case/schema/normalized.ts'
-import type { Step, WireRequest } from '../case/schema/step.ts'
+import type { HttpStep, LlmStep, Step, ToolStep, WireRequest } from '../case/schema/step.ts'
 import type { ProviderAdapter } from '../providers/types.ts'
 import type { Session } from './session.ts'
 
@@ -73,6 +73,24 @@ export interface SessionHooks {
   onResponse?: (ctx: ExchangeContext & { status: number; headers: Record<string, string> }) => void
   /** Sees every finished step (llm, http, tool), after it joined the run. */
   onStep?: (step: Step, session: Session) => void
+}
+
+/**
+ * A fault put in place of one recorded step's answer, once, in a replay (a crash test: src/crash builds
+ * it from a `Fault`). The call the step would answer — the first live call that matches it, whatever
+ * its position — gets the fault instead, and the step stays unused, so a retry of the same call is
+ * served from the recording. The fault's own exchange is a step of the run.
+ *
+ * @example
+ * const inject: FaultInjection = { atStep: 2, call: () => ({ response: new Response('busy', { status: 429 }) }) }
+ */
+export interface FaultInjection {
+  /** The index of the recorded step whose call gets the fault. */
+  atStep: number
+  /** A model or http call's answer: a `Response` to serve, or the error its `fetch` rejects with. */
+  call?: (ctx: ExchangeContext, recorded: LlmStep | HttpStep) => { response: Response } | { reject: Error }
+  /** A `tool()` call's outcome: an error it throws, or a result it returns. */
+  tool?: (recorded: ToolStep) => { throws: Error } | { result: unknown }
 }
 
 /**

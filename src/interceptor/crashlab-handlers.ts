@@ -8,6 +8,7 @@ import { type HostMatcher, hostMatcher } from './host-matcher.ts'
 import { hostEntry } from './internal/host-entry.ts'
 import { readModelShaped } from './internal/model-shaped.ts'
 import { msw } from './internal/msw-modules.ts'
+import { rejectionResponse } from './internal/rejection.ts'
 import { networkLedger } from './network-ledger.ts'
 import { type ReplayRule, replayRule } from './replay-network.ts'
 import type { InterceptorOptions } from './types.ts'
@@ -95,11 +96,12 @@ export async function modelCallAnswer(
     if (session.mode === 'replay' && response.headers.has(REFUSAL_HEADER))
       networkLedger().refused.push(requestText(request, url))
     return response
-  } catch {
+  } catch (error) {
     // What is left rejects as fetch rejects (a recorded network error, a blocked call, the upstream
-    // connection): a network error for the caller. Throwing here instead would reach the agent as
-    // an HTTP 500 that SDKs retry and agents swallow.
-    return Response.error()
+    // connection, a crash test's timeout): a network error for the caller, which the replay fast path
+    // delivers as the error itself. Throwing here instead would reach the agent as an HTTP 500 that
+    // SDKs retry and agents swallow.
+    return rejectionResponse(error)
   }
 }
 

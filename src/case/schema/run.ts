@@ -43,6 +43,14 @@ export const RunLinksSchema = lazySchema(() =>
     forkStep: zod.number().int().nonnegative().optional(),
     /** The patch a fork applied, as data (the patch issue defines its shape). */
     patch: JsonSchema.optional(),
+    /** A crash test's variant: the run it replays, the recorded step whose answer was a fault, and the fault. */
+    crashOf: zod
+      .strictObject({
+        run: RunIdSchema,
+        step: zod.number().int().nonnegative(),
+        fault: JsonSchema.optional(),
+      })
+      .optional(),
   }),
 )
 

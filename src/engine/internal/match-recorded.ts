@@ -41,6 +41,21 @@ export function takeRecordedCall(
   return step as LlmStep | HttpStep | undefined
 }
 
+/**
+ * The recorded step `takeRecordedCall` would serve a live call, without using it: a crash test looks
+ * whether the call is the one its fault targets before the step is served.
+ */
+export function peekRecordedCall(
+  session: Session,
+  kind: 'llm' | 'http',
+  hash: string,
+): LlmStep | HttpStep | undefined {
+  return session.findUnconsumed((s) => s.type === kind && recordedHash(s, session) === hash) as
+    | LlmStep
+    | HttpStep
+    | undefined
+}
+
 function recordedHash(step: Step, session: Session): string | undefined {
   if (step.type === 'llm') {
     // The stored hash was taken under the rules of its day. With matching rules, or when today's

@@ -11,12 +11,17 @@ import { diffRequests } from './request-diff.ts'
  * arguments (compared redacted, as the cassette holds them), so parallel tool calls find their own.
  */
 export function takeRecordedTool(session: Session, name: string, args: JsonValue): ToolStep | undefined {
+  const step = peekRecordedTool(session, name, args)
+  if (step) session.consume(step.index)
+  return step
+}
+
+/** The recorded tool step `takeRecordedTool` would serve a live call, without using it. */
+export function peekRecordedTool(session: Session, name: string, args: JsonValue): ToolStep | undefined {
   const key = argsKey(session, args)
   for (const step of session.unconsumed()) {
     if (step.type !== 'tool' || step.name !== name) continue
-    if (argsKey(session, step.args) !== key) continue
-    session.consume(step.index)
-    return step
+    if (argsKey(session, step.args) === key) return step
   }
   return undefined
 }

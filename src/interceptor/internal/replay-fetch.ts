@@ -1,5 +1,6 @@
 import { currentSession } from '../../engine/context.ts'
 import type { Session } from '../../engine/session.ts'
+import { rejectionOf } from './rejection.ts'
 
 /**
  * Answers a request made inside a replaying Session from the cassette, or undefined to leave it to
@@ -38,7 +39,7 @@ export function installReplayFetch(answer: ReplayAnswer): () => void {
     const response = await answer(session, request, new URL(request.url))
     if (response === undefined) return underlying(request)
     signal.throwIfAborted()
-    if (response.type === 'error') throw new TypeError('fetch failed')
+    if (response.type === 'error') throw rejectionOf(response)
     return delivered(response, request.url, signal)
   }
   globalThis.fetch = replayFetch
