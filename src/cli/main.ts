@@ -20,6 +20,7 @@ export const main = defineCommand({
       import: () => import('./commands/import.ts').then((m) => m.importRun),
       replay: () => import('./commands/replay.ts').then((m) => m.replay),
       fork: () => import('./commands/fork.ts').then((m) => m.forkCommand),
+      'crash-test': () => import('./commands/crash-test.ts').then((m) => m.crashTestCommand),
       diff: () => import('./commands/diff.ts').then((m) => m.diff),
       diagnose: () => import('./commands/diagnose.ts').then((m) => m.diagnoseCommand),
       fix: () => import('./commands/fix.ts').then((m) => m.fixCommand),

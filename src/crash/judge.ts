@@ -1,4 +1,6 @@
 import type { Run } from '../case/schema/run.ts'
+import { DivergenceError } from '../engine/divergence-error.ts'
+import { formatDifference } from '../engine/internal/request-diff.ts'
 import { isCrashlabError } from '../errors.ts'
 import type { Fault } from './faults.ts'
 import { faultLabel } from './faults.ts'
@@ -40,7 +42,7 @@ export function judgeVariant(
     isCrashlabError(error, 'E_DIVERGENCE') ||
     (run.error?.name === 'DivergenceError' && error !== undefined)
   )
-    return { outcome: 'diverged', detail: firstLine(errorText(error)) }
+    return { outcome: 'diverged', detail: askedFor(error) }
   if (!options.injected)
     return {
       outcome: 'diverged',
@@ -63,6 +65,23 @@ export function judgeVariant(
     }
   }
   return { outcome: 'survived', detail: 'finished' }
+}
+
+/**
+ * What a diverged variant asked for that the recording lacks: the call, and the first field that
+ * differs from the nearest recorded call (a divergence's message says the rest).
+ */
+function askedFor(error: unknown): string {
+  if (!(error instanceof DivergenceError)) return firstLine(errorText(error))
+  const call = /made an? (.+?) call that matches/.exec(error.message)?.[1] ?? 'a call'
+  const first = error.differences[0]
+  const more = error.differences.length > 1 ? ` (and ${error.differences.length - 1} more fields)` : ''
+  const what = first ? `: ${clip(formatDifference(first), 160)}${more}` : ''
+  return `asked at step ${error.stepIndex} for ${call} call the recording does not hold${what}`
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text
 }
 
 function errorText(error: unknown): string {

@@ -12,7 +12,7 @@ import { defineCommand } from '../internal/command.ts'
 import { usageError } from '../internal/parse-options.ts'
 import { reportError } from '../internal/report-error.ts'
 import { outcomeText } from '../internal/run-text.ts'
-import { STORE_DIR_ARG, withStore } from '../internal/store-args.ts'
+import { ENTRY_CWD_ARG, STORE_DIR_ARG, withStore } from '../internal/store-args.ts'
 
 /**
  * `crashlab fork <id|last> --at N [--patch fix.yaml] [--system-append "..."] [--base-url url] [--dry-run]`:
@@ -46,11 +46,7 @@ export const forkCommand = defineCommand({
     },
     'dry-run': { type: 'boolean', description: "print the patch's diff and run nothing" },
     ...STORE_DIR_ARG,
-    cwd: {
-      type: 'string',
-      description: 'the folder the entry point is resolved in (default: here)',
-      valueHint: 'path',
-    },
+    ...ENTRY_CWD_ARG,
   },
   async run({ args }) {
     try {
