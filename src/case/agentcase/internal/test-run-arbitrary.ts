@@ -41,6 +41,20 @@ const json: fc.Arbitrary<JsonValue> = fc
   .jsonValue({ maxDepth: 2 })
   .map((v) => JSON.parse(JSON.stringify(v)) as JsonValue)
 const jsonObject: fc.Arbitrary<JsonObject> = fc.dictionary(text, json, { maxKeys: 3, noNullPrototype: true })
+/**
+ * Keys of zod records (`params.extra`). zod skips a `__proto__` key in a record, so RunSchema accepts a
+ * run with one but gives it back without it (a cassette load drops it the same way), and no adapter
+ * writes one (they assign, which never makes an own `__proto__`): it is left out there, as in the
+ * cassette arbitraries. Free JSON keeps it.
+ *
+ * @example
+ * recordKey.canShrinkWithoutContext('__proto__') // false: never drawn
+ */
+export const recordKey = text.filter((k) => k !== '__proto__')
+const recordObject: fc.Arbitrary<JsonObject> = fc.dictionary(recordKey, json, {
+  maxKeys: 3,
+  noNullPrototype: true,
+})
 const callId = fc.constantFrom('call_1', 'call_2', 'call_3')
 const hash = fc.constantFrom('h1', 'h2')
 const headers = fc.dictionary(fc.constantFrom('content-type', 'x-request-id', 'authorization'), text, {
@@ -115,7 +129,7 @@ const params = fc.record(
     seed: fc.integer(),
     toolChoice: json,
     stream: fc.boolean(),
-    extra: jsonObject,
+    extra: recordObject,
   },
   { requiredKeys: [] },
 )
