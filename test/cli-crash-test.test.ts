@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -122,6 +122,33 @@ describe('crashlab crash-test', () => {
     expect(r.stdout).toContain('429 (retry-after 0s)')
     expect(r.stdout).toMatch(/✗ failed step 1 get_order × .*get_order returned no total/)
     expect(r.stdout).toContain('network: nothing sent')
+  }, 60_000)
+
+  it("the run's HTML report draws its crash tests as a grid coloured by outcome, from the stored variants", () => {
+    const json = crashlab([
+      'crash-test',
+      parent.id,
+      '--faults',
+      'rate_limit,tool_html_error,tool_throw',
+      '--json',
+    ])
+    const matrix = JSON.parse(json.stdout) as CrashMatrix
+    const out = join(storeDir, 'report.html')
+    const r = crashlab(['report', parent.id, '--html', out])
+    expect(r.code).toBe(0)
+    const html = readFileSync(out, 'utf8')
+    expect(html).toContain('<section id="crash-tests">')
+    expect(html).toContain('href="#crash-tests"')
+    // One coloured cell per cell of the newest crash test of each fault at each step.
+    const cells = [...html.matchAll(/<td class="crash-cell" data-outcome="(\w+)"/g)].map((m) => m[1])
+    expect(cells.filter((o) => o === 'failed').length).toBe(
+      matrix.cells.filter((c) => c.outcome === 'failed').length,
+    )
+    expect(cells.filter((o) => o === 'diverged').length).toBe(
+      matrix.cells.filter((c) => c.outcome === 'diverged').length,
+    )
+    expect(cells.filter((o) => o === 'survived').length).toBeGreaterThanOrEqual(3)
+    expect(html).toContain('get_order returned no total')
   }, 60_000)
 
   it('bad input: an unknown fault kind and a step out of range are usage errors that name them', () => {

@@ -1,5 +1,7 @@
 import type { Run, Trial } from '../case/schema/run.ts'
 import { formatUsd } from '../cost/format-usd.ts'
+import { faultLabel } from '../crash/faults.ts'
+import type { CrashCellResult } from '../crash/judge.ts'
 import type { Redactor } from '../redact/index.ts'
 import { VERSION } from '../version.ts'
 import { type AttemptView, armText, type FixView, type ReportAttempt } from './internal/fix-views.ts'
@@ -22,6 +24,8 @@ export interface HtmlReportOptions {
   redactor?: Redactor
   /** The runs forked from this one (a `StoredRunSummary` fits), listed as the fix attempts. */
   attempts?: readonly ReportAttempt[]
+  /** The crash-test cells of this run (`storedCrashCells`), drawn as a grid of steps × faults. */
+  crashCells?: readonly CrashCellResult[]
 }
 
 // No script may run and nothing may load: the policy says so even if an escape were ever missed.
@@ -47,12 +51,13 @@ export function renderHtmlReport(run: Run, options: HtmlReportOptions = {}): str
   const r = m.run
   const title = options.title ?? `crashlab report: ${r.name} (${r.outcome})`
   const body = [
-    header(m),
+    header(m, (options.crashCells?.length ?? 0) > 0),
     checks(m),
     findings(m),
     diagnosis(m),
     fixes(m),
     attempts(m),
+    crashGrid(m.run, options.crashCells ?? []),
     steps(m),
     usage(m),
     next(m),
@@ -79,7 +84,7 @@ ${body}
 `
 }
 
-function header(m: ReportModel): string {
+function header(m: ReportModel, crashTests: boolean): string {
   const r = m.run
   const fact = (name: string, value: string) => `<dt>${esc(name)}</dt><dd>${value}</dd>`
   const facts = [
@@ -118,6 +123,7 @@ function header(m: ReportModel): string {
     ...(r.diagnosis ? ['diagnosis'] : []),
     ...(m.fixes.length ? ['fixes'] : []),
     ...(m.attempts.length ? ['attempts'] : []),
+    ...(crashTests ? ['crash-tests'] : []),
     'steps',
     'usage',
     'next',
@@ -299,6 +305,47 @@ function attempts(m: ReportModel): string {
     `<section id="attempts"><h2>Fix attempts (${m.attempts.length})</h2><table class="attempts">` +
     `<tr><th>run</th><th>fix</th><th>kind</th><th>outcome</th><th>status</th><th>steps</th><th>cost</th></tr>` +
     `${rows.join('')}</table></section>`
+  )
+}
+
+/**
+ * The crash tests of the run as a picture: a grid of its steps (rows) × the faults (columns), each cell
+ * coloured by how the agent came out (survived, failed, diverged) with the detail on hover and a link to
+ * the step; a fault that does not fit a step is an empty cell.
+ */
+function crashGrid(run: Run, cells: readonly CrashCellResult[]): string {
+  if (cells.length === 0) return ''
+  const faults = [...new Set(cells.map((c) => faultLabel(c.fault)))]
+  const steps = [...new Set(cells.map((c) => c.step))].sort((a, b) => a - b)
+  const byKey = new Map(cells.map((c) => [`${c.step}\u0000${faultLabel(c.fault)}`, c]))
+  const name = (index: number) => {
+    const step = run.steps[index]
+    return step ? (step.type === 'tool' ? step.name : step.type) : ''
+  }
+  const head = `<tr><th></th>${faults.map((f) => `<th>${esc(f)}</th>`).join('')}</tr>`
+  const rows = steps.map((step) => {
+    const tds = faults.map((fault) => {
+      const cell = byKey.get(`${step}\u0000${fault}`)
+      if (!cell) return '<td class="crash-none"></td>'
+      const title = `step ${step} × ${fault}: ${cell.outcome} (${cell.detail})`
+      return `<td class="crash-cell" data-outcome="${esc(cell.outcome)}" title="${esc(title)}">${esc(cell.outcome)}</td>`
+    })
+    return `<tr><th><a href="#step-${step}">step ${step}</a> ${esc(name(step))}</th>${tds.join('')}</tr>`
+  })
+  const count = (o: string) => cells.filter((c) => c.outcome === o).length
+  const summary = `${cells.length} cells: ${count('survived')} survived, ${count('failed')} failed, ${count('diverged')} diverged`
+  const notable = cells
+    .filter((c) => c.outcome !== 'survived')
+    .map(
+      (c) =>
+        `<li data-outcome="${esc(c.outcome)}"><a href="#step-${c.step}">step ${c.step}</a> × ${esc(faultLabel(c.fault))}: ` +
+        `${esc(c.outcome)}: ${esc(c.detail)}${c.runId ? ` (<code>${esc(c.runId)}</code>)` : ''}</li>`,
+    )
+  return (
+    `<section id="crash-tests"><h2>Crash tests (${cells.length})</h2><p>${esc(summary)}</p>` +
+    `<table class="crash-grid">${head}${rows.join('')}</table>` +
+    (notable.length ? `<ul class="crash-notable">${notable.join('')}</ul>` : '') +
+    '</section>'
   )
 }
 

@@ -83,6 +83,9 @@ table{border-collapse:collapse}td,th{padding:.2rem .8rem .2rem 0;text-align:left
 .badge.none{color:var(--muted)}
 pre.diff .add{color:var(--ok)}pre.diff .del{color:var(--bad)}pre.diff .hunk{color:var(--accent)}pre.diff .note,pre.diff .file{color:var(--muted)}
 table.verification th,table.attempts th,table.trials th{color:var(--muted);font-weight:600}
+.crash-grid td.crash-cell{text-align:center;font-size:.8rem;font-weight:600;padding:.3rem .6rem;border:2px solid var(--bg)}
+.crash-grid td[data-outcome=survived]{background:var(--ok-bg);color:var(--ok)}.crash-grid td[data-outcome=failed]{background:var(--bad);color:var(--bg)}
+.crash-grid td[data-outcome=diverged]{background:var(--warn-bg);color:var(--warn)}.crash-grid td.crash-none{background:transparent}.crash-grid th{font-weight:600;font-size:.8rem}
 ul.next{list-style:none;padding:0}ul.next li{margin:.3rem 0}
 footer{margin-top:2.5rem;color:var(--muted);font-size:.85rem}
 `
