@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Run } from '../case/schema/run.ts'
+import type { CrashCellResult } from '../crash/judge.ts'
 import { failingStepOf } from './failing-step.ts'
 import { recordFailingRun } from './internal/test-failing-run.ts'
 import { PLANTED_SECRET } from './internal/test-fixtures.ts'
@@ -152,6 +153,41 @@ describe.skipIf(skip)('the HTML report of a failing run, in headless Chromium', 
     expect(dark).not.toBe(light)
     await page.locator('#step-3').scrollIntoViewIfNeeded()
     await page.screenshot({ path: join(mkdirOnce(ARTIFACTS), 'report-failing-step-dark.png') })
+    await page.close()
+  })
+
+  it("draws the run's crash tests as a grid, one colour per outcome, the detail on hover", async () => {
+    const crashFile = join(dir, 'report-crash.html')
+    const crashCells: CrashCellResult[] = [
+      { step: 0, fault: { kind: 'rate_limit' }, outcome: 'survived', detail: 'finished' },
+      { step: 0, fault: { kind: 'timeout' }, outcome: 'survived', detail: 'finished' },
+      { step: 1, fault: { kind: 'tool_html_error' }, outcome: 'failed', detail: 'TypeError: no total' },
+      { step: 1, fault: { kind: 'tool_throw' }, outcome: 'diverged', detail: 'asked at step 2 for …' },
+    ]
+    writeFileSync(crashFile, renderHtmlReport(run, { crashCells }))
+    const page = await newPage()
+    await page.goto(pathToFileURL(crashFile).href)
+    const grid = page.locator('#crash-tests table.crash-grid')
+    expect(await grid.isVisible()).toBe(true)
+    const background = (outcome: string) =>
+      page
+        .locator(`td.crash-cell[data-outcome="${outcome}"]`)
+        .first()
+        .evaluate(
+          (el) =>
+            (globalThis as unknown as DomWindow).getComputedStyle(el as unknown as DomElement)
+              .backgroundColor,
+        )
+    const colours = [await background('survived'), await background('failed'), await background('diverged')]
+    expect(new Set(colours).size).toBe(3)
+    expect(colours).not.toContain('rgba(0, 0, 0, 0)')
+    // A fault that does not fit a step is an empty cell: the model faults at the tool step, and back.
+    expect(await page.locator('td.crash-none').count()).toBe(4)
+    expect(await page.locator('td.crash-cell[data-outcome="failed"]').getAttribute('title')).toContain(
+      'TypeError: no total',
+    )
+    await grid.scrollIntoViewIfNeeded()
+    await page.screenshot({ path: join(mkdirOnce(ARTIFACTS), 'report-crash-grid.png') })
     await page.close()
   })
 })
