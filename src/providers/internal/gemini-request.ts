@@ -80,7 +80,9 @@ function readParams(body: JsonObject): Params {
   const params: Params = {}
   const extra: Record<string, JsonValue> = {}
   const described = DESCRIBED.flatMap((k) => [k, snakeName(k)])
-  for (const [key, value] of Object.entries(body)) if (!described.includes(key)) extra[key] = value
+  // An own `__proto__` key (JSON.parse makes one) would replace `extra`'s prototype; a cassette drops it anyway.
+  for (const [key, value] of Object.entries(body))
+    if (!described.includes(key) && key !== '__proto__') extra[key] = value
 
   const config = field(body, 'generationConfig')
   if (isRecord(config)) {

@@ -44,7 +44,8 @@ export function readParams(body: JsonObject, names: ParamNames, handled: readonl
   const extra: Record<string, JsonValue> = {}
   const maxKey = names.maxTokens.find((k) => body[k] !== undefined && body[k] !== null)
   for (const [key, value] of Object.entries(body)) {
-    if (handled.includes(key)) continue
+    // An own `__proto__` key (JSON.parse makes one) would replace `extra`'s prototype; a cassette drops it anyway.
+    if (handled.includes(key) || key === '__proto__') continue
     if (value === null && isDescribed(key, names)) continue
     if (!readParam(params, key, value, names, maxKey)) extra[key] = value
   }
