@@ -186,6 +186,21 @@ export {
   unpricedSteps,
 } from './cost/index.ts'
 export {
+  ALL_MODEL_FAULTS,
+  ALL_TOOL_FAULTS,
+  type CrashCellResult,
+  type CrashMatrix,
+  type CrashMatrixOptions,
+  type CrashOutcome,
+  type Fault,
+  faultLabel,
+  type ModelFault,
+  parseFault,
+  runCrashMatrix,
+  type SurviveFn,
+  type ToolFault,
+} from './crash/index.ts'
+export {
   type DiagnoseOptions,
   diagnose,
   type EvidenceQuote,

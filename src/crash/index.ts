@@ -1,6 +1,8 @@
 /**
  * Crash tests: faults, and the answers a model call or a tool call gets in place of the recording.
  */
+
+export { type CrashMatrix, type CrashMatrixOptions, runCrashMatrix } from './crash-matrix.ts'
 export {
   ALL_MODEL_FAULTS,
   ALL_TOOL_FAULTS,
@@ -18,12 +20,16 @@ export {
   TOOL_FAULT_KINDS,
   type ToolFault,
 } from './faults.ts'
+export { type CrashCell, crashCells, faultInjection } from './inject.ts'
+export { type CrashCellResult, type CrashOutcome, judgeVariant, type SurviveFn } from './judge.ts'
 export {
   CUT_CHUNK_BYTES,
   type ModelFaultAnswer,
   type ModelFaultContext,
   modelFaultAnswer,
 } from './model-fault.ts'
+export { renderCrashMatrix } from './render-matrix.ts'
+export { gridCells, storedCrashCells } from './stored-cells.ts'
 export {
   driftShape,
   type ToolFaultContext,

@@ -1,6 +1,5 @@
 import type { Run } from '../case/schema/run.ts'
-import { DivergenceError } from '../engine/divergence-error.ts'
-import { formatDifference } from '../engine/internal/request-diff.ts'
+import { DivergenceError, formatDifference } from '../engine/index.ts'
 import { isCrashlabError } from '../errors.ts'
 import type { Fault } from './faults.ts'
 import { faultLabel } from './faults.ts'

@@ -1,4 +1,5 @@
 import type { Run } from '../case/schema/run.ts'
+import type { CrashGridCell } from '../report/render-html-report.ts'
 import type { RunStore } from '../store/types.ts'
 import { type Fault, faultLabel, parseFault } from './faults.ts'
 import { type CrashCellResult, judgeVariant } from './judge.ts'
@@ -42,4 +43,20 @@ export function storedCrashCells(store: RunStore, runId: string): CrashCellResul
     byCell.set(key, { step: link.step, fault, ...judged, runId: run.id })
   }
   return [...byCell.values()].sort((a, b) => a.step - b.step)
+}
+
+/**
+ * Cells as the HTML report draws them: each fault by its label.
+ *
+ * @example
+ * writeHtmlReport(path, run, { crashCells: gridCells(storedCrashCells(store, run.id)) })
+ */
+export function gridCells(cells: readonly CrashCellResult[]): CrashGridCell[] {
+  return cells.map(({ step, fault, outcome, detail, runId }) => ({
+    step,
+    fault: faultLabel(fault),
+    outcome,
+    detail,
+    ...(runId === undefined ? {} : { runId }),
+  }))
 }

@@ -1,7 +1,5 @@
 import type { Run, Trial } from '../case/schema/run.ts'
 import { formatUsd } from '../cost/format-usd.ts'
-import { faultLabel } from '../crash/faults.ts'
-import type { CrashCellResult } from '../crash/judge.ts'
 import type { Redactor } from '../redact/index.ts'
 import { VERSION } from '../version.ts'
 import { type AttemptView, armText, type FixView, type ReportAttempt } from './internal/fix-views.ts'
@@ -24,8 +22,24 @@ export interface HtmlReportOptions {
   redactor?: Redactor
   /** The runs forked from this one (a `StoredRunSummary` fits), listed as the fix attempts. */
   attempts?: readonly ReportAttempt[]
-  /** The crash-test cells of this run (`storedCrashCells`), drawn as a grid of steps × faults. */
-  crashCells?: readonly CrashCellResult[]
+  /** The crash-test cells of this run, drawn as a grid of steps × faults (`crashlab report` passes them). */
+  crashCells?: readonly CrashGridCell[]
+}
+
+/**
+ * One cell of a run's crash tests, as the report draws it: the step, the fault's label, the outcome and
+ * why, and the variant's run id.
+ *
+ * @example
+ * const cell: CrashGridCell = { step: 1, fault: 'tool HTML error', outcome: 'failed', detail: 'TypeError: …' }
+ */
+export interface CrashGridCell {
+  step: number
+  /** The fault's label, as a column header (`429 (retry-after 0s)`). */
+  fault: string
+  outcome: 'survived' | 'failed' | 'diverged'
+  detail: string
+  runId?: string
 }
 
 // No script may run and nothing may load: the policy says so even if an escape were ever missed.
@@ -313,11 +327,11 @@ function attempts(m: ReportModel): string {
  * coloured by how the agent came out (survived, failed, diverged) with the detail on hover and a link to
  * the step; a fault that does not fit a step is an empty cell.
  */
-function crashGrid(run: Run, cells: readonly CrashCellResult[]): string {
+function crashGrid(run: Run, cells: readonly CrashGridCell[]): string {
   if (cells.length === 0) return ''
-  const faults = [...new Set(cells.map((c) => faultLabel(c.fault)))]
+  const faults = [...new Set(cells.map((c) => c.fault))]
   const steps = [...new Set(cells.map((c) => c.step))].sort((a, b) => a - b)
-  const byKey = new Map(cells.map((c) => [`${c.step}\u0000${faultLabel(c.fault)}`, c]))
+  const byKey = new Map(cells.map((c) => [`${c.step}\u0000${c.fault}`, c]))
   const name = (index: number) => {
     const step = run.steps[index]
     return step ? (step.type === 'tool' ? step.name : step.type) : ''
@@ -338,7 +352,7 @@ function crashGrid(run: Run, cells: readonly CrashCellResult[]): string {
     .filter((c) => c.outcome !== 'survived')
     .map(
       (c) =>
-        `<li data-outcome="${esc(c.outcome)}"><a href="#step-${c.step}">step ${c.step}</a> × ${esc(faultLabel(c.fault))}: ` +
+        `<li data-outcome="${esc(c.outcome)}"><a href="#step-${c.step}">step ${c.step}</a> × ${esc(c.fault)}: ` +
         `${esc(c.outcome)}: ${esc(c.detail)}${c.runId ? ` (<code>${esc(c.runId)}</code>)` : ''}</li>`,
     )
   return (

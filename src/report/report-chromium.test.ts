@@ -5,11 +5,10 @@ import { pathToFileURL } from 'node:url'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Run } from '../case/schema/run.ts'
-import type { CrashCellResult } from '../crash/judge.ts'
 import { failingStepOf } from './failing-step.ts'
 import { recordFailingRun } from './internal/test-failing-run.ts'
 import { PLANTED_SECRET } from './internal/test-fixtures.ts'
-import { renderHtmlReport } from './render-html-report.ts'
+import { type CrashGridCell, renderHtmlReport } from './render-html-report.ts'
 
 /**
  * The HTML report in a real browser: Debian's `chromium`, driven by playwright-core. `.ci/run` installs
@@ -158,11 +157,11 @@ describe.skipIf(skip)('the HTML report of a failing run, in headless Chromium', 
 
   it("draws the run's crash tests as a grid, one colour per outcome, the detail on hover", async () => {
     const crashFile = join(dir, 'report-crash.html')
-    const crashCells: CrashCellResult[] = [
-      { step: 0, fault: { kind: 'rate_limit' }, outcome: 'survived', detail: 'finished' },
-      { step: 0, fault: { kind: 'timeout' }, outcome: 'survived', detail: 'finished' },
-      { step: 1, fault: { kind: 'tool_html_error' }, outcome: 'failed', detail: 'TypeError: no total' },
-      { step: 1, fault: { kind: 'tool_throw' }, outcome: 'diverged', detail: 'asked at step 2 for …' },
+    const crashCells: CrashGridCell[] = [
+      { step: 0, fault: '429 (retry-after 0s)', outcome: 'survived', detail: 'finished' },
+      { step: 0, fault: 'timeout', outcome: 'survived', detail: 'finished' },
+      { step: 1, fault: 'tool HTML error', outcome: 'failed', detail: 'TypeError: no total' },
+      { step: 1, fault: 'tool throws', outcome: 'diverged', detail: 'asked at step 2 for …' },
     ]
     writeFileSync(crashFile, renderHtmlReport(run, { crashCells }))
     const page = await newPage()

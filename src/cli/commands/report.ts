@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import { canonicalStringify } from '../../case/canonical-json.ts'
 import type { Run } from '../../case/schema/run.ts'
-import { storedCrashCells } from '../../crash/stored-cells.ts'
+import { gridCells, storedCrashCells } from '../../crash/stored-cells.ts'
 import { renderTextReport, writeHtmlReport } from '../../report/index.ts'
 import type { RunStore, StoredRunSummary } from '../../store/index.ts'
 import { defineCommand } from '../internal/command.ts'
@@ -32,7 +32,7 @@ export const report = defineCommand({
         const options = redactor ? { runRef: run.id, redactor, attempts } : { runRef: run.id, attempts }
         if (args.html) {
           const out = resolve(args.html)
-          writeHtmlReport(out, run, { ...options, crashCells: storedCrashCells(store, run.id) })
+          writeHtmlReport(out, run, { ...options, crashCells: gridCells(storedCrashCells(store, run.id)) })
           console.log(`wrote the report of run ${run.id} to ${out}`)
         } else {
           console.log(renderTextReport(run, options))
