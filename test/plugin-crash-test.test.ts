@@ -49,7 +49,8 @@ async function runJson(args: string[], options: Parameters<typeof runFixture>[2]
   }
 }
 
-const cellsOf = (report: Report) => report.tests.filter((t) => t.ancestorTitles.includes('crash: refund'))
+const cellsOf = (report: Report, suite = ['crash: refund']) =>
+  report.tests.filter((t) => t.ancestorTitles.join(' > ') === suite.join(' > '))
 const crashOf = (t: JsonTest) => t.meta?.crashlab?.crash as CrashCellMeta | undefined
 const cassetteText = () => readFileSync(join(dir, '__cassettes__', FILE, 'refund.cassette.json'), 'utf8')
 
@@ -57,7 +58,9 @@ beforeAll(async () => {
   dir = copyProject('crash')
   copies.push(dir)
   // What the missing-cassette message tells people to run, for both base cases in the project.
-  recording = await runFixture(dir, ['--record', 'run', '-t', 'refund', '--reporter=verbose'], { bin: 'crashlab' })
+  recording = await runFixture(dir, ['--record', 'run', '-t', 'refund', '--reporter=verbose'], {
+    bin: 'crashlab',
+  })
   if (recording.code !== 0) throw new Error(`the recording run failed:\n${recording.output}`)
   cassetteAfterRecord = cassetteText()
   // Replayed as CI does, then again locally (mode missing): the same cells, and nothing recorded.
@@ -72,9 +75,9 @@ afterAll(() => {
 describe('crashTest(): one Vitest test per cell', () => {
   it('in the run that records the base case, the crash test waits for the next run, saying so', () => {
     expect(recording.output).toMatch(
-      /crash: refund.*the base case "refund" was recorded in this run \(__cassettes__\/crash\.spec\.ts\/refund\.cassette\.json\); its crash variants run on the next run/,
+      /crash: refund.*the base case "refund" \(__cassettes__\/crash\.spec\.ts\/refund\.cassette\.json\) was recorded in this run; its crash variants run on the next run/,
     )
-    expect(cassettesOf(dir, FILE)).toEqual(['refund.cassette.json'])
+    expect(cassettesOf(dir, FILE)).toEqual(['nested › refund.cassette.json', 'refund.cassette.json'])
   })
 
   it('declares a test per fault at each step it fits, named step × fault', () => {
@@ -131,7 +134,7 @@ describe('crashTest(): one Vitest test per cell', () => {
     expect(second.run.log.find((l) => !('file' in l))).toEqual({ requests: 0, refunds: 0 })
     expect(cassetteText()).toBe(cassetteAfterRecord)
     // The cells' own tests record nothing, even in mode missing.
-    expect(cassettesOf(dir, FILE)).toEqual(['refund.cassette.json'])
+    expect(cassettesOf(dir, FILE)).toEqual(['nested › refund.cassette.json', 'refund.cassette.json'])
   })
 
   it('is deterministic: the same run twice gives the same cells, outcomes and details', () => {
@@ -155,6 +158,23 @@ describe('crashTest(): one Vitest test per cell', () => {
     expect(message).toContain('its crash variants appear on the next run')
     expect(missing[0]?.meta?.crashlab?.crash).toMatchObject({ test: 'never recorded', missing: true })
     expect(first.run.code).toBe(1)
+  })
+
+  it('in a describe, crashes the test of that name in the describe; `cassette` names another test file path', () => {
+    const nested = cellsOf(first, ['nested', 'crash: refund'])
+    expect(nested.map((t) => [t.fullName, t.status])).toEqual([
+      ['nested crash: refund step 0 (llm) × 429 (retry-after 0s)', 'passed'],
+    ])
+    expect(crashOf(nested[0] as JsonTest)).toMatchObject({
+      test: 'nested > refund',
+      cassette: expect.stringMatching(/__cassettes__\/crash\.spec\.ts\/nested › refund\.cassette\.json$/),
+      outcome: 'survived',
+    })
+    const byPath = cellsOf(first, ['crash: refund by path'])
+    expect(byPath.map((t) => [t.title, t.status])).toEqual([['step 2 (llm) × 500', 'passed']])
+    expect(crashOf(byPath[0] as JsonTest)?.cassette).toMatch(
+      /__cassettes__\/crash\.spec\.ts\/refund\.cassette\.json$/,
+    )
   })
 
   it('-t picks cells like any test', async () => {

@@ -1,6 +1,6 @@
 import { appendFileSync } from 'node:fs'
 import OpenAI from 'openai'
-import { afterAll, expect, test } from 'vitest'
+import { afterAll, describe, expect, test } from 'vitest'
 import { agentCase, crashTest } from '../../../plugin/index.ts'
 import { startScriptedProvider } from '../../../src/testing/index.ts'
 import { policy, refundBot } from './refund-bot.ts'
@@ -35,3 +35,18 @@ crashTest('refund', bot, {
 
 // A base case with no agentCase test: its cassette never exists.
 crashTest('never recorded', bot, { agent: 'refund-bot', input, faults: [{ kind: 'rate_limit' }] })
+
+// In a describe: the base case is the test of that name in the same describe.
+describe('nested', () => {
+  test('refund', agentCase(bot, { agent: 'refund-bot', input }))
+  crashTest('refund', bot, { agent: 'refund-bot', input, faults: [{ kind: 'rate_limit' }], steps: [0] })
+})
+
+// Another test's cassette, named by path.
+crashTest('refund by path', bot, {
+  agent: 'refund-bot',
+  input,
+  cassette: '__cassettes__/crash.spec.ts/refund.cassette.json',
+  faults: [{ kind: 'server_error' }],
+  steps: [2],
+})
