@@ -177,6 +177,18 @@ describe('crashTest(): one Vitest test per cell', () => {
     )
   })
 
+  it("crashlab's reporter sums up each crash test's cells", () => {
+    const cells = cellsOf(first)
+    const n = (outcome: string) => cells.filter((t) => crashOf(t)?.outcome === outcome).length
+    expect(n('survived')).toBeGreaterThan(0)
+    expect(first.run.output).toContain(
+      `  crash: refund (${FILE}): 25 cells · ${n('survived')} survived · ${n('failed')} failed · ${n('diverged')} diverged`,
+    )
+    expect(first.run.output).toContain(
+      `  crash: nested > refund (${FILE}): 1 cell · 1 survived · 0 failed · 0 diverged`,
+    )
+  })
+
   it('-t picks cells like any test', async () => {
     const picked = await runJson(['run', '-t', 'tool HTML error'], { ci: true })
     const ran = picked.tests.filter((t) => t.status !== 'skipped' && t.status !== 'pending')
