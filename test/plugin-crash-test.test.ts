@@ -189,10 +189,23 @@ describe('crashTest(): one Vitest test per cell', () => {
     )
   })
 
-  it('-t picks cells like any test', async () => {
-    const picked = await runJson(['run', '-t', 'tool HTML error'], { ci: true })
+  it('-t picks cells like any test; a diverged cell is annotated with what the agent asked for', async () => {
+    const picked = await runJson(['run', '-t', 'tool (HTML error|throws)', '--reporter=verbose'], {
+      ci: true,
+    })
     const ran = picked.tests.filter((t) => t.status !== 'skipped' && t.status !== 'pending')
-    expect(ran.map((t) => t.fullName)).toEqual(['crash: refund step 1 (tool) × tool HTML error'])
+    expect(ran.map((t) => [t.fullName, t.status])).toEqual([
+      ['crash: refund step 1 (tool) × tool throws', 'passed'],
+      ['crash: refund step 1 (tool) × tool HTML error', 'failed'],
+    ])
+    // The annotation: the call that did not match and its changed field (the tool's error, told to the model).
+    expect(picked.run.output).toMatch(
+      /diverged: replay of test "crash: refund > step 1 \(tool\) × tool throws" .* diverged at step 2: the agent made a openai-chat chat\.completions call/,
+    )
+    expect(picked.run.output).toMatch(
+      /✖ message 2 \(tool\), part 0 \(tool_result\): content: .*\{\\"error\\":/,
+    )
+    expect(picked.run.output).not.toContain('If the change is intended')
   }, 60_000)
 })
 
