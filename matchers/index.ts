@@ -7,8 +7,10 @@
  * import './matchers/index.ts' // what the crashlab() plugin's setup file does for every test file
  * expect(run).toCallTool('get_order', { order_id: 'A17' })
  * await expect(run).toReplayExactly()
+ * await expect(run).toSurvive({ kind: 'rate_limit' })
  */
 import { expect } from 'vitest'
+import type { Fault } from '../src/on-demand.ts'
 import { toCallTool } from './to-call-tool.ts'
 import { toCostLessThan } from './to-cost-less-than.ts'
 import { type FinishWithinBudget, toFinishWithin } from './to-finish-within.ts'
@@ -16,6 +18,7 @@ import { type HaveFindingOptions, toHaveFinding } from './to-have-finding.ts'
 import { type MatchAgentCaseOptions, toMatchAgentCase } from './to-match-agent-case.ts'
 import { type PassChecksOptions, toPassChecks } from './to-pass-checks.ts'
 import { type ReplayExactlyOptions, toReplayExactly } from './to-replay-exactly.ts'
+import { type SurviveOptions, toSurvive } from './to-survive.ts'
 
 export { defaultBaselinePath, sanitizeTestName } from './internal/baseline-path.ts'
 export { type UpdatePolicy, updatePolicy } from './internal/baseline-store.ts'
@@ -31,6 +34,7 @@ export {
 } from './to-match-agent-case.ts'
 export { type PassChecksOptions, toPassChecks } from './to-pass-checks.ts'
 export { type ReplayExactlyOptions, toReplayExactly } from './to-replay-exactly.ts'
+export { type SurviveOptions, toSurvive } from './to-survive.ts'
 
 /**
  * Every crashlab matcher, for `expect.extend` on an `expect` of your own (importing this module already
@@ -48,6 +52,7 @@ export const crashlabMatchers = {
   toMatchAgentCase,
   toHaveFinding,
   toCostLessThan,
+  toSurvive,
 }
 
 expect.extend(crashlabMatchers)
@@ -111,6 +116,14 @@ export interface CrashlabMatchers<R> {
    * expect(run).toCostLessThan(0.05)
    */
   toCostLessThan(usd: number): R
+  /**
+   * The agent survives each fault at each recorded step it fits, each in an offline replay of the run
+   * with the fault in place of that step's answer; diverged cells do not fail it. Async: await it.
+   *
+   * @example
+   * await expect(run).toSurvive([{ kind: 'rate_limit' }, { kind: 'tool_html_error' }], { steps: 'all' })
+   */
+  toSurvive(faults: Fault | readonly Fault[], options?: SurviveOptions): Promise<void>
 }
 
 declare module 'vitest' {

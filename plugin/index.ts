@@ -20,11 +20,15 @@ export {
   type AgentTestAPI,
   agentCase,
   type CassetteAction,
+  type CrashCellMeta,
   type CrashlabMode,
   type CrashlabReplayOptions,
   type CrashlabTaskMeta,
+  type CrashMissingMeta,
+  type CrashTestOptions,
   crashlabReplay,
   crashlabStore,
+  crashTest,
   isLiveTest,
   live,
   REPLAY,
@@ -34,6 +38,7 @@ export {
   type ReplayOptions,
   type RunSummary,
   replayerOf,
+  type SurviveCheck,
   test,
 } from '../fixtures/index.ts'
 export {
@@ -46,6 +51,7 @@ export {
   type MatchAgentCaseOptions,
   type PassChecksOptions,
   type ReplayExactlyOptions,
+  type SurviveOptions,
   toCallTool,
   toCostLessThan,
   toFinishWithin,
@@ -53,6 +59,7 @@ export {
   toMatchAgentCase,
   toPassChecks,
   toReplayExactly,
+  toSurvive,
 } from '../matchers/index.ts'
 export { cassettePathFor, sanitizeTestName } from './cassette-path.ts'
 export { type CrashlabPluginOptions, crashlab } from './crashlab-plugin.ts'

@@ -4,6 +4,7 @@ import pc from 'picocolors'
 import type { Reporter, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
 import { type CrashlabTaskMeta, RECORD_MISSING_COMMAND } from '../fixtures/index.ts'
 import { type CassetteStore, fileCassetteStore, mayBelongToTest } from '../src/internal.ts'
+import { crashSummaryLines } from './internal/crash-summary.ts'
 import { noModelCallWarnings } from './internal/no-model-call-warning.ts'
 import { type PruneResult, pruneUnused } from './internal/prune.ts'
 import { renderRunTable, runRowsOf } from './internal/run-table.ts'
@@ -57,7 +58,8 @@ const LISTED_FILES = 10
  * crashlab's reporter: a short summary at the end of the run, read from `task.meta.crashlab`: one line
  * with the cassettes recorded, replayed and missing, the tests that ran live, and the cassette files no
  * test owns (stale: its test is live now; unused: no test of its file has its name), then a table of
- * the agent runs (test, outcome, steps, tokens, cost, findings). Silent when no test touched crashlab.
+ * the agent runs (test, outcome, steps, tokens, cost, findings), then one line per crash test (its
+ * cells survived, failed and diverged). Silent when no test touched crashlab.
  * With `--prune` (`getPrune`), the unused files are removed after a whole run and the summary says
  * which; after a filtered run it says that nothing was removed, and why.
  *
@@ -105,9 +107,10 @@ export class CrashlabReporter implements Reporter {
     const rows = runRowsOf(testModules)
     const cassettes =
       tally.recorded + tally.replayed + tally.missing + tally.stale.length + tally.unused.length
-    // A refused prune is always explained, even in a run that touched nothing else.
-    if (cassettes + tally.live + rows.length === 0 && pruned?.refused === undefined) return
     const root = this.vitest?.config.root ?? process.cwd()
+    const crashes = crashSummaryLines(testModules, root)
+    // A refused prune is always explained, even in a run that touched nothing else.
+    if (cassettes + tally.live + rows.length + crashes.length === 0 && pruned?.refused === undefined) return
     const badge = pc.bgMagenta(pc.black(' crashlab '))
     const modeText = pc.dim(`(mode ${mode})`)
     const lines: string[] = []
@@ -122,6 +125,8 @@ export class CrashlabReporter implements Reporter {
       lines.push(`${badge} ${tally.live} live, no cassette read or written ${modeText}`)
     } else if (rows.length > 0) {
       lines.push(`${badge} ${rows.length} agent run${rows.length === 1 ? '' : 's'} ${modeText}`)
+    } else if (crashes.length > 0) {
+      lines.push(`${badge} crash tests ${modeText}`)
     } else {
       // Only a refused prune to explain.
       lines.push(`${badge} ${modeText}`)
@@ -135,6 +140,7 @@ export class CrashlabReporter implements Reporter {
     if (files.length > LISTED_FILES) lines.push(pc.dim(`  … and ${files.length - LISTED_FILES} more`))
     if (pruned) lines.push(pruneLine(pruned, tally.unused.length))
     lines.push(...renderRunTable(rows))
+    lines.push(...crashes)
     lines.push(...noModelCallWarnings(testModules))
     const log = this.vitest?.logger ? (m: string) => this.vitest?.logger.log(m) : console.log
     log(`\n${lines.join('\n')}`)

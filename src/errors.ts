@@ -110,6 +110,8 @@ export const ERROR_CODES = [
   'E_EXPORT_NO_AGENT',
   // crash tests (src/crash): a fault that does not parse (unknown kind, bad parameter)
   'E_FAULT_INVALID',
+  // crash tests in Vitest (fixtures/): an agent that did not survive a fault
+  'E_CRASH_FAILED',
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

@@ -82,7 +82,8 @@ afterAll(async () => {
   rmSync(storeDir, { recursive: true, force: true })
 })
 
-describe('crashlab export-test --fix', () => {
+// Each test below runs a whole Vitest project of its own: minutes on a loaded machine, not seconds.
+describe('crashlab export-test --fix', { timeout: 120_000 }, () => {
   let testFile: string
   let fixCassette: string
 

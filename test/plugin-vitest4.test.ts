@@ -31,7 +31,7 @@ const FILE = 'weather.spec.js'
 // declarations, in a folder outside the repository (whose own type check would pick it up). The
 // project itself is JavaScript for the same reason: the repository's type check cannot resolve the
 // installed `crashlab` from inside the repository.
-const TYPED_SPEC = `import { agentCase } from 'crashlab/vitest'
+const TYPED_SPEC = `import { agentCase, crashTest } from 'crashlab/vitest'
 import { expect, test } from 'vitest'
 
 test('typed', agentCase(async (input: string) => input.length, {
@@ -46,8 +46,18 @@ test('typed', agentCase(async (input: string) => input.length, {
     expect(run).toBeAnUnknownMatcher()
     // @ts-expect-error: toCostLessThan takes a number
     expect(run).toCostLessThan('cheap')
+    await expect(run).toSurvive([{ kind: 'rate_limit' }, { kind: 'gateway_html', status: 503 }], { steps: [0] })
+    // @ts-expect-error: not a fault kind
+    await expect(run).toSurvive({ kind: 'rate_limt' })
   },
 }))
+crashTest('typed', async (input: string) => input.length, {
+  agent: 'typed',
+  input: 'x',
+  faults: [{ kind: 'tool_shape_drift' }],
+  steps: 'all',
+  survive: (run, fault) => run.status === 'ok' && fault.kind !== 'refusal',
+})
 `
 const TSCONFIG = {
   compilerOptions: {
@@ -68,7 +78,13 @@ const TSCONFIG = {
 interface Vitest4Run {
   code: number
   output: string
-  log: Array<{ requests: number; toolRuns: number; vitest: string; vitestOfCrashlab: string }>
+  log: Array<{
+    requests: number
+    toolRuns: number
+    survivals: number
+    vitest: string
+    vitestOfCrashlab: string
+  }>
 }
 
 const copies: string[] = []
@@ -130,7 +146,10 @@ describe('crashlab on Vitest 4.1', () => {
 
   it('replays it under CI=true with no model call and no tool run, matching the baseline', () => {
     expect(replay.log[0]).toMatchObject({ requests: 0, toolRuns: 0 })
-    expect(replay.output).toMatch(/Tests\s+1 passed \(1\)/)
+    // The agentCase test and the crash test's one cell, which survived the 429 (the record run has no cell yet).
+    expect(replay.output).toMatch(/Tests\s+2 passed \(2\)/)
+    expect(replay.log[0]).toMatchObject({ survivals: 1 })
+    expect(record.log[0]).toMatchObject({ survivals: 0 })
     expect(replay.output).toContain(' crashlab  cassettes: 0 recorded · 1 replayed (mode replay)')
     expect(replay.output).toMatch(/^ {2}✓ forecast for Lyon\s+\S+\s+3\s/m)
   })
