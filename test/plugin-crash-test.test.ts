@@ -124,7 +124,7 @@ describe('crashTest(): one Vitest test per cell', () => {
     expect(cell?.status).toBe('passed')
     expect(crashOf(cell as JsonTest)).toMatchObject({
       outcome: 'diverged',
-      detail: expect.stringContaining('matches no unused recorded call'),
+      detail: expect.stringContaining('the recording does not hold'),
     })
   })
 
@@ -228,7 +228,7 @@ describe('toSurvive()', () => {
       )
       expect(message).toMatch(/✖ step 1 \(tool\) × tool HTML error: TypeError: /)
       expect(message).toMatch(
-        /Diverged \(not a failure[^)]*\):\n {2}↷ step 1 \(tool\) × tool throws: DivergenceError/,
+        /Diverged \(not a failure[^)]*\):\n {2}↷ step 1 \(tool\) × tool throws: asked at step 2 for openai-chat chat.completions call the recording does not hold: /,
       )
       expect(message).not.toContain('429')
     } finally {
