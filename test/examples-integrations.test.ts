@@ -14,7 +14,7 @@ it('the integration examples replay their committed cassettes offline', { timeou
   const run = await runFixture(DIR, ['run'], { ci: true })
   if (run.code !== 0) throw new Error(run.output)
   expect(run.output).toMatch(/Test Files\s+4 passed \(4\)/)
-  expect(run.output).toMatch(/Tests\s+8 passed \(8\)/)
+  expect(run.output).toMatch(/Tests\s+13 passed \(13\)/)
   expect(run.output).toContain('cassettes: 0 recorded · 8 replayed (mode replay)')
   expect(run.log).toEqual(FRAMEWORKS.map(() => ({ requests: 0, refunds: 0 })))
 })

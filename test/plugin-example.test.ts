@@ -9,7 +9,7 @@ it('the refund-bot example replays its committed cassettes offline', { timeout: 
     ci: true,
   })
   if (run.code !== 0) throw new Error(run.output)
-  expect(run.output).toMatch(/Tests\s+2 passed/)
+  expect(run.output).toMatch(/Tests\s+5 passed/)
   expect(run.output).toContain('cassettes: 0 recorded · 2 replayed (mode replay)')
   expect(run.log).toEqual([{ requests: 0, refunds: 0 }])
 })

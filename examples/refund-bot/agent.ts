@@ -89,10 +89,23 @@ export async function runRefundBot(input: string, options: RefundBotOptions): Pr
     for (const call of calls) {
       if (call.type !== 'function') continue
       const content = await runTool(tools, call.function.name, call.function.arguments)
+      if (call.function.name === 'get_order') assertOrder(content)
       messages.push({ role: 'tool', tool_call_id: call.id, content })
     }
   }
   throw new Error(`refund bot gave up after ${maxSteps} model calls`)
+}
+
+/**
+ * The order lookup's result must be an order (or the error the tool reported): anything else — a
+ * proxy's HTML page, an API that changed its shape — stops the bot rather than reach the model, which
+ * would then refund against a total it never saw.
+ */
+function assertOrder(content: string): void {
+  const order = JSON.parse(content) as { total?: unknown; error?: unknown } | string
+  if (typeof order === 'object' && order !== null && (typeof order.total === 'number' || 'error' in order))
+    return
+  throw new TypeError(`get_order returned something that is not an order: ${content.slice(0, 60)}`)
 }
 
 /** Runs one tool call; a failing tool is reported to the model as text, as most agents do. */

@@ -7,7 +7,7 @@
 import { appendFileSync } from 'node:fs'
 import OpenAI from 'openai'
 import { afterAll, expect, test as plain } from 'vitest'
-import { agentCase, test } from '../../plugin/index.ts' // in your project: 'crashlab/vitest'
+import { agentCase, crashTest, test } from '../../plugin/index.ts' // in your project: 'crashlab/vitest'
 import { wrap } from '../../src/index.ts' // in your project: 'crashlab'
 import { startScriptedProvider } from '../../src/testing/index.ts' // in your project: 'crashlab/testing'
 import { runRefundBot } from './agent.ts'
@@ -20,7 +20,8 @@ import { createShop, type Refund } from './shop.ts'
 const obeying = await startScriptedProvider({ policy: refundModel(), seed: 1 })
 const violating = await startScriptedProvider({ policy: refundModel({ violationRate: 1 }), seed: 1 })
 const clientOf = (url: string) =>
-  wrap(new OpenAI({ apiKey: 'sk-test-not-a-real-key', baseURL: `${url}/v1`, maxRetries: 0 }))
+  // The SDK's own retries (2, its default): a crash test's 429 is retried, and the retry replayed.
+  wrap(new OpenAI({ apiKey: 'sk-test-not-a-real-key', baseURL: `${url}/v1`, maxRetries: 2 }))
 const refunds: Refund[] = []
 
 /** The bot with its own shop; the refunds it really issued are kept to show that a replay issues none. */
@@ -40,19 +41,30 @@ afterAll(async () => {
   if (log) appendFileSync(log, `${JSON.stringify({ requests, refunds: refunds.length })}\n`)
 })
 
+const CLEAN = 'a clean refund looks the order up, refunds the total and passes its oracle'
+
 plain(
-  'a clean refund looks the order up, refunds the total and passes its oracle',
+  CLEAN,
   agentCase(refundBot(clientOf(obeying.url)), {
     agent: 'refund-bot',
     input: 'Refund my order A17, it arrived broken',
     checks: { maxSteps: 20 },
-    assert: (run) => {
+    assert: async (run) => {
       expect(run.toolCalls().map((c) => c.name)).toEqual(['get_order', 'issue_refund'])
       expect(run.toolCalls('issue_refund')[0]?.args).toEqual({ order_id: 'A17', amount: 49 })
       expect(run.finalMessage).toMatch(/refund rf_1 is on its way/)
+      // A proxy's HTML error page instead of the order (step 1, get_order): the bot stops.
+      await expect(run).not.toSurvive({ kind: 'tool_html_error' }, { steps: [1] })
     },
   }),
 )
+
+// The same run with a 429 at each of its model calls (steps 0, 2 and 4): one test each, all offline.
+crashTest(CLEAN, refundBot(clientOf(obeying.url)), {
+  agent: 'refund-bot',
+  input: 'Refund my order A17, it arrived broken',
+  faults: [{ kind: 'rate_limit' }],
+})
 
 test('the oracle fails a refund of ten times the total', async ({ agent }) => {
   const run = await agent.run(refundBot(clientOf(violating.url)), {

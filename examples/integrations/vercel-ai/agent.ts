@@ -41,8 +41,8 @@ export async function runSupportAgent(input: string, options: SupportAgentOption
       }),
     },
     stopWhen: stepCountIs(5),
-    // A failed call is the agent's to handle, not the SDK's to retry: a retry is another model call.
-    maxRetries: 0,
+    // The SDK retries a 429 or a 5xx (its default, 2): crashTest() shows it survives one at every model call.
+    maxRetries: 2,
   })
   let streamed = ''
   for await (const delta of result.textStream) streamed += delta
