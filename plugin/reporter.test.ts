@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import pc from 'picocolors'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { TestModule, Vitest } from 'vitest/node'
-import type { CrashlabTaskMeta, RunSummary } from '../fixtures/index.ts'
+import type { CrashCellMeta, CrashlabTaskMeta, RunSummary } from '../fixtures/index.ts'
 import { fileCassetteStore } from '../src/internal.ts'
 import { partialRun, pruneUnused } from './internal/prune.ts'
 import { RUN_TABLE_LIMIT, type RunRow, renderRunTable, runRowsOf } from './internal/run-table.ts'
@@ -332,26 +332,28 @@ describe('renderRunTable', () => {
 })
 
 describe('CrashlabReporter', () => {
-  function report(modules: TestModule[], mode = 'replay'): string[] {
+  async function report(modules: TestModule[], mode = 'replay'): Promise<string[]> {
     const logged: string[] = []
     const reporter = new CrashlabReporter({ getCassetteDir: () => undefined, getMode: () => mode })
     reporter.onInit({ config: { root }, logger: { log: (m: string) => logged.push(m) } } as never)
-    reporter.onTestRunEnd(modules)
+    await reporter.onTestRunEnd(modules)
     return logged
       .join('\n')
       .replace(/\u001b\[[0-9;]*m/g, '')
       .split('\n')
   }
 
-  it('stays silent when no test touched crashlab', () => {
+  it('stays silent when no test touched crashlab', async () => {
     expect(
-      report([fakeModule(join(root, 'quiet.test.ts'), [{ name: 'a' }, { name: 'b', state: 'failed' }])]),
+      await report([
+        fakeModule(join(root, 'quiet.test.ts'), [{ name: 'a' }, { name: 'b', state: 'failed' }]),
+      ]),
     ).toEqual([''])
   })
 
-  it('lists stale cassettes under their own label, and puts the table after the cassette line', () => {
+  it('lists stale cassettes under their own label, and puts the table after the cassette line', async () => {
     const t = testFile('report.test.ts', ['a.cassette.json', 'smoke.cassette.json'])
-    const lines = report([
+    const lines = await report([
       fakeModule(t.file, [
         {
           name: 'a',
@@ -378,12 +380,59 @@ describe('CrashlabReporter', () => {
     expect(lines.at(-1)).toBe('  total: 2 runs · 952 tokens')
   })
 
-  it('with live tests only (mode off), one line without cassette counts', () => {
+  it('with live tests only (mode off), one line without cassette counts', async () => {
     const file = join(root, 'off.test.ts')
-    const lines = report(
+    const lines = await report(
       [fakeModule(file, [{ name: 'a', meta: { cassette: cassetteMeta(join(root, 'x'), 'passthrough') } }])],
       'off',
     )
     expect(lines).toEqual(['', ' crashlab  1 live, no cassette read or written (mode off)'])
+  })
+
+  it("draws each crash test's matrix from its cells' meta, in the order they were declared", async () => {
+    const file = join(root, 'crash.test.ts')
+    const cell = (
+      step: number,
+      stepName: string,
+      fault: CrashCellMeta['fault'],
+      label: string,
+      outcome: CrashCellMeta['outcome'],
+      detail = 'finished',
+    ) => ({
+      name: `crash: refund step ${step} × ${label}`,
+      state: outcome === 'failed' ? ('failed' as const) : ('passed' as const),
+      meta: {
+        crash: {
+          test: 'refund',
+          cassette: join(root, 'refund.cassette.json'),
+          step,
+          stepType: stepName === 'llm' ? 'llm' : 'tool',
+          stepName,
+          fault,
+          label,
+          outcome,
+          detail,
+        } satisfies CrashCellMeta,
+      },
+    })
+    const lines = await report([
+      fakeModule(file, [
+        cell(0, 'llm', { kind: 'rate_limit' }, '429 (retry-after 0s)', 'survived'),
+        cell(1, 'get_order', { kind: 'tool_html_error' }, 'tool HTML error', 'failed', 'TypeError: x'),
+        cell(2, 'llm', { kind: 'rate_limit' }, '429 (retry-after 0s)', 'diverged', 'asked for more'),
+      ]),
+    ])
+    expect(lines.slice(1)).toEqual([
+      ' crashlab  crash tests (mode replay)',
+      '  crash: refund (crash.test.ts): 3 cells · 1 survived · 1 failed · 1 diverged',
+      '    steps: 0 llm · 1 get_order · 2 llm',
+      '                          0  1  2',
+      '    429 (retry-after 0s)  ✓  ·  ~',
+      '    tool HTML error       ·  ✗  ·',
+      '    ✓ survived  ✗ failed  ~ diverged  · no cell',
+      '',
+      '    ✗ failed step 1 get_order × tool HTML error: TypeError: x',
+      '    ~ diverged step 2 llm × 429 (retry-after 0s): asked for more',
+    ])
   })
 })

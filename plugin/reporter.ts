@@ -58,8 +58,8 @@ const LISTED_FILES = 10
  * crashlab's reporter: a short summary at the end of the run, read from `task.meta.crashlab`: one line
  * with the cassettes recorded, replayed and missing, the tests that ran live, and the cassette files no
  * test owns (stale: its test is live now; unused: no test of its file has its name), then a table of
- * the agent runs (test, outcome, steps, tokens, cost, findings), then one line per crash test (its
- * cells survived, failed and diverged). Silent when no test touched crashlab.
+ * the agent runs (test, outcome, steps, tokens, cost, findings), then each crash test's matrix (its
+ * cells survived, failed and diverged, faults × steps). Silent when no test touched crashlab.
  * With `--prune` (`getPrune`), the unused files are removed after a whole run and the summary says
  * which; after a filtered run it says that nothing was removed, and why.
  *
@@ -83,21 +83,23 @@ export class CrashlabReporter implements Reporter {
     this.startedAt = new Date()
   }
 
-  onTestRunEnd(
+  async onTestRunEnd(
     testModules: ReadonlyArray<TestModule>,
     _errors?: unknown,
     reason?: TestRunEndReason,
-  ): void | Promise<void> {
-    this.summarize(testModules, reason)
+  ): Promise<void> {
+    await this.summarize(testModules, reason)
     // The session's runs go to the store: what the CLI reaches by `crashlab ls --session last`.
     const index = this.options.getIndexOptions?.()
     if (!index) return
-    return indexSession(testModules, index, this.startedAt).then((warning) => {
-      if (warning) (this.vitest?.logger ?? console).warn(pc.yellow(warning))
-    })
+    const warning = await indexSession(testModules, index, this.startedAt)
+    if (warning) (this.vitest?.logger ?? console).warn(pc.yellow(warning))
   }
 
-  private summarize(testModules: ReadonlyArray<TestModule>, reason: TestRunEndReason | undefined): void {
+  private async summarize(
+    testModules: ReadonlyArray<TestModule>,
+    reason: TestRunEndReason | undefined,
+  ): Promise<void> {
     const mode = this.options.getMode()
     const store = fileCassetteStore({ cassetteDir: this.options.getCassetteDir() })
     const tally = tallyCassettes(testModules, this.options.getCassetteDir(), mode, store)
@@ -108,7 +110,7 @@ export class CrashlabReporter implements Reporter {
     const cassettes =
       tally.recorded + tally.replayed + tally.missing + tally.stale.length + tally.unused.length
     const root = this.vitest?.config.root ?? process.cwd()
-    const crashes = crashSummaryLines(testModules, root)
+    const crashes = await crashSummaryLines(testModules, root)
     // A refused prune is always explained, even in a run that touched nothing else.
     if (cassettes + tally.live + rows.length + crashes.length === 0 && pruned?.refused === undefined) return
     const badge = pc.bgMagenta(pc.black(' crashlab '))

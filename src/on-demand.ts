@@ -14,6 +14,7 @@ export {
 } from './crash/faults.ts'
 export { type CrashCell, crashCells, faultInjection } from './crash/inject.ts'
 export { type CrashCellResult, type CrashOutcome, judgeVariant, type SurviveFn } from './crash/judge.ts'
+export { renderCrashMatrix } from './crash/render-matrix.ts'
 export { forkRequestHook } from './fork/fork.ts'
 export { parsePatch } from './patches/parse-patch.ts'
 export { htmlReportAttachment } from './report/html-report-attachment.ts'

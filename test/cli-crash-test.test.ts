@@ -117,9 +117,10 @@ describe('crashlab crash-test', () => {
     const cells = (m: CrashMatrix) => m.cells.map(({ step, fault, outcome }) => [step, fault.kind, outcome])
     expect(cells(again)).toEqual(cells(first))
     expect(r.code).toBe(1)
-    expect(r.stdout).toContain('step 0 llm')
-    expect(r.stdout).toContain('step 1 get_order')
-    expect(r.stdout).toContain('429 (retry-after 0s)')
+    // A row per fault, a column per step: a model fault has no cell at the tool step, and back.
+    expect(r.stdout).toContain('steps: 0 llm · 1 get_order\n')
+    expect(r.stdout).toMatch(/\n429 \(retry-after 0s\) +✓ {2}·\n/)
+    expect(r.stdout).toMatch(/\ntool HTML error +· {2}✗\n/)
     expect(r.stdout).toMatch(/✗ failed step 1 get_order × .*get_order returned no total/)
     expect(r.stdout).toContain('network: nothing sent')
   }, 60_000)

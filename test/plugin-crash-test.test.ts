@@ -187,9 +187,15 @@ describe('crashTest(): one Vitest test per cell', () => {
     expect(first.run.output).toContain(
       `  crash: nested > refund (${FILE}): 1 cell · 1 survived · 0 failed · 0 diverged`,
     )
+    // Then its matrix: a row per fault, a column per step, and why each cell that did not survive.
+    const matrix = first.run.output.slice(first.run.output.indexOf('  crash: refund ('))
+    expect(matrix).toContain('    steps: 0 llm · 1 get_order · 2 llm\n')
+    expect(matrix).toMatch(/\n {4}429 \(retry-after 0s\) +✓ {2}· {2}✓\n/)
+    expect(matrix).toMatch(/\n {4}tool HTML error +· {2}✗ {2}·\n/)
+    expect(matrix).toMatch(/\n {4}✗ failed step 1 get_order × tool HTML error: TypeError: /)
   })
 
-  it('-t picks cells like any test; a diverged cell is annotated with what the agent asked for', async () => {
+  it('-t picks cells like any test; each cell is annotated with its outcome, a diverged one with what the agent asked for', async () => {
     const picked = await runJson(['run', '-t', 'tool (HTML error|throws)', '--reporter=verbose'], {
       ci: true,
     })
@@ -200,8 +206,9 @@ describe('crashTest(): one Vitest test per cell', () => {
     ])
     // The annotation: the call that did not match and its changed field (the tool's error, told to the model).
     expect(picked.run.output).toMatch(
-      /diverged: replay of test "crash: refund > step 1 \(tool\) × tool throws" .* diverged at step 2: the agent made a openai-chat chat\.completions call/,
+      /~ diverged: step 1 \(tool\) × tool throws of "refund": replay of test "crash: refund > step 1 \(tool\) × tool throws" .* diverged at step 2: the agent made a openai-chat chat\.completions call/,
     )
+    expect(picked.run.output).toMatch(/✗ failed: step 1 \(tool\) × tool HTML error of "refund": TypeError: /)
     expect(picked.run.output).toMatch(
       /✖ message 2 \(tool\), part 0 \(tool_result\): content: .*\{\\"error\\":/,
     )
