@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CrashCellMeta } from '../fixtures/index.ts'
 import { ALL_MODEL_FAULTS, ALL_TOOL_FAULTS, faultLabel } from '../src/crash/index.ts'
+import { runBinSync } from './helpers/built-bin.ts'
 import { type ChildRun, cassettesOf, copyProject, removeProject, runFixture } from './projects/run-fixture.ts'
 
 // The crash fixture project (test/projects/crash): a refund bot on the OpenAI SDK (maxRetries 2) with a
@@ -193,6 +194,26 @@ describe('crashTest(): one Vitest test per cell', () => {
     expect(matrix).toMatch(/\n {4}429 \(retry-after 0s\) +✓ {2}· {2}✓\n/)
     expect(matrix).toMatch(/\n {4}tool HTML error +· {2}✗ {2}·\n/)
     expect(matrix).toMatch(/\n {4}✗ failed step 1 get_order × tool HTML error: TypeError: /)
+  })
+
+  it("`crashlab report <base> --html` draws the newest session's cells as a grid coloured by outcome", () => {
+    const out = join(dir, 'refund-report.html')
+    const cassette = join('__cassettes__', FILE, 'refund.cassette.json')
+    const r = runBinSync(dir, { CRASHLAB_DIR: '' }, 'report', cassette, '--html', out)
+    expect(r.code, r.stderr).toBe(0)
+    const html = readFileSync(out, 'utf8')
+    expect(html).toContain('<section id="crash-tests"><h2>Crash tests (25)</h2>')
+    const drawn = [
+      ...html.matchAll(/<td class="crash-cell" data-outcome="(\w+)" title="step (\d+) × ([^:]+):/g),
+    ]
+      .map((m) => `${m[2]} ${m[3]} ${m[1]}`)
+      .sort()
+    const ran = cellsOf(second)
+      .map((t) => crashOf(t) as CrashCellMeta)
+      .map((c) => `${c.step} ${c.label} ${c.outcome}`)
+      .sort()
+    expect(drawn).toEqual(ran)
+    expect(html).toContain('TypeError')
   })
 
   it('-t picks cells like any test; each cell is annotated with its outcome, a diverged one with what the agent asked for', async () => {

@@ -3,7 +3,12 @@ import { isAbsolute, relative, sep } from 'node:path'
 import { ulid } from 'ulid'
 import type { TestModule } from 'vitest/node'
 import type { CrashlabTaskMeta } from '../../fixtures/index.ts'
-import { DEFAULT_KEEP_SESSIONS, loadConfig, type TestRunInput } from '../../src/internal.ts'
+import {
+  type CrashCellsInput,
+  DEFAULT_KEEP_SESSIONS,
+  loadConfig,
+  type TestRunInput,
+} from '../../src/internal.ts'
 
 /**
  * Where and how the runs of a Vitest session are indexed: the project root (test files are named
@@ -38,7 +43,8 @@ export async function indexSession(
 ): Promise<string | undefined> {
   if (process.env.CRASHLAB_REPLAY_RUN) return undefined
   const tests = testsOf(testModules, options.root)
-  if (tests.length === 0) return undefined
+  const crashes = crashCellsOf(testModules)
+  if (tests.length === 0 && crashes.length === 0) return undefined
   let dir = 'the run store'
   try {
     const found = await loadConfig({ cwd: options.root, file: options.config })
@@ -52,7 +58,7 @@ export async function indexSession(
     const store = await openStore({ dir })
     try {
       const session = { id: ulid(), startedAt: startedAt.toISOString(), root: options.root }
-      const { skipped } = store.indexTestSession(session, tests, { keep })
+      const { skipped } = store.indexTestSession(session, tests, { keep, crashes })
       if (skipped.length === 0) return undefined
       const names = skipped.slice(0, 3).map((s) => `${s.cassette} (${s.reason.split('\n')[0]})`)
       return (
@@ -86,6 +92,26 @@ function testsOf(testModules: ReadonlyArray<TestModule>, root: string): TestRunI
     }
   }
   return tests
+}
+
+/**
+ * The cells each crash test (`crashTest`) ran, grouped by the cassette they replayed and its test, in
+ * the order they were declared: what `crashlab report <run> --html` draws as the run's crash grid.
+ */
+function crashCellsOf(testModules: ReadonlyArray<TestModule>): CrashCellsInput[] {
+  const groups = new Map<string, CrashCellsInput & { cells: unknown[] }>()
+  for (const module of testModules) {
+    for (const test of module.children.allTests()) {
+      const crash = (test.meta() as { crashlab?: CrashlabTaskMeta }).crashlab?.crash
+      if (!crash || 'missing' in crash || !existsSync(crash.cassette)) continue
+      const key = `${crash.cassette}\u0000${crash.test}`
+      const group = groups.get(key) ?? { cassette: crash.cassette, test: crash.test, cells: [] }
+      const { step, stepType, stepName, fault, outcome, detail } = crash
+      group.cells.push({ step, stepType, stepName, fault, outcome, detail })
+      groups.set(key, group)
+    }
+  }
+  return [...groups.values()]
 }
 
 /** The test file as Vitest prints it: relative to the root, with forward slashes. */

@@ -8,6 +8,7 @@ export { openRunIndex, type RunIndexReader } from './open-run-index.ts'
 export { openStore, resolveStoreDir } from './open-store.ts'
 export { LocalRunStore } from './run-store.ts'
 export type {
+  CrashCellsInput,
   IndexedSession,
   JournalInit,
   ListFilter,
@@ -15,6 +16,7 @@ export type {
   RunJournal,
   RunStore,
   SaveOptions,
+  StoredCrashCells,
   StoredRunSummary,
   StoredRunTest,
   TestRunInput,

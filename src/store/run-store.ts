@@ -19,6 +19,7 @@ import {
 } from './internal/store-errors.ts'
 import { cassetteKey, matchTestRef } from './internal/test-refs.ts'
 import {
+  type CrashCellsInput,
   DEFAULT_KEEP_SESSIONS,
   type IndexedSession,
   type JournalInit,
@@ -26,6 +27,7 @@ import {
   type RunJournal,
   type RunStore,
   type SaveOptions,
+  type StoredCrashCells,
   type StoredRunSummary,
   type TestRunInput,
   type TestSessionInput,
@@ -124,16 +126,19 @@ export class LocalRunStore implements RunStore {
   indexTestSession(
     session: TestSessionInput,
     tests: readonly TestRunInput[],
-    options: { keep?: number } = {},
+    options: { keep?: number; crashes?: readonly CrashCellsInput[] } = {},
   ): IndexedSession {
     if (this.readOnly) throw readOnlyError(this.dir, `index the tests of session ${session.id}`)
     const skipped: IndexedSession['skipped'] = []
     const entries = []
+    /** The run id each cassette holds, for the crash cells below. */
+    const ids = new Map<string, string>()
     for (const test of tests) {
       const path = cassetteKey(test.cassette, session.root)
       try {
         // Only the index row is made from it: the cassette stays where its test keeps it.
         const { run } = loadCassette(path, { binaries: false })
+        ids.set(path, run.id)
         entries.push({
           row: rowOf(run, path),
           tags: run.tags,
@@ -145,9 +150,31 @@ export class LocalRunStore implements RunStore {
         skipped.push({ cassette: path, reason: (error as Error).message })
       }
     }
+    // The crash cells go with the run their cassette holds (its id, as the rows above have it).
+    const crashes = []
+    for (const crash of options.crashes ?? []) {
+      const path = cassetteKey(crash.cassette, session.root)
+      let runId = ids.get(path)
+      if (runId === undefined) {
+        try {
+          runId = loadCassette(path, { binaries: false }).run.id
+          ids.set(path, runId)
+        } catch (error) {
+          skipped.push({ cassette: path, reason: (error as Error).message })
+          continue
+        }
+      }
+      crashes.push({ runId, test: crash.test, cells: crash.cells })
+    }
     const keep = options.keep ?? DEFAULT_KEEP_SESSIONS
-    const droppedSessions = this.index.tests.indexTests(session, entries, keep)
+    const droppedSessions = this.index.tests.indexTests(session, entries, keep, crashes)
     return { indexed: entries.length, skipped, droppedSessions }
+  }
+
+  crashCellsOf(ref: string): StoredCrashCells[] {
+    return this.index.tests
+      .crashCellsOf(this.resolve(ref))
+      .map(({ test, cells, sessionStartedAt }) => ({ test, cells: [...cells], sessionStartedAt }))
   }
 
   sessions(): Array<{ id: string; startedAt: string; runs: number }> {

@@ -178,4 +178,72 @@ describe("the store's index of Vitest sessions", () => {
     reopened.indexTestSession(session(1, root), [cassette(root, 'a.spec.ts', 'smoke')])
     expect(reopened.list({ session: 'last' })).toHaveLength(1)
   })
+
+  describe('the crash-test cells a session ran (crashTest)', () => {
+    const cell = (step: number, outcome: string) => ({
+      step,
+      fault: { kind: 'rate_limit' },
+      outcome,
+      detail: outcome === 'failed' ? 'RateLimitError' : 'finished',
+    })
+
+    it("keeps them with the run the cassette holds, and gives the newest session's", () => {
+      const { root, store } = project()
+      const base = cassette(root, 'refund.spec.ts', 'refund')
+      store.indexTestSession(session(1, root), [base], {
+        crashes: [
+          { cassette: base.cassette, test: 'refund', cells: [cell(0, 'survived'), cell(2, 'failed')] },
+        ],
+      })
+      const id = store.list({ session: 'last' })[0]?.id as string
+      expect(store.crashCellsOf(id)).toEqual([
+        {
+          test: 'refund',
+          cells: [cell(0, 'survived'), cell(2, 'failed')],
+          sessionStartedAt: session(1, root).startedAt,
+        },
+      ])
+      // A later session that ran only the cells (the base test filtered out) still finds the run.
+      store.indexTestSession(session(2, root), [], {
+        crashes: [{ cassette: base.cassette, test: 'refund', cells: [cell(2, 'survived')] }],
+      })
+      expect(store.crashCellsOf(id).map((c) => c.cells)).toEqual([[cell(2, 'survived')]])
+      // A session without crash cells leaves the newest that had some.
+      store.indexTestSession(session(3, root), [base])
+      expect(store.crashCellsOf(id).map((c) => c.sessionStartedAt)).toEqual([session(2, root).startedAt])
+    })
+
+    it('drops them with their session, and names a cassette it cannot read', () => {
+      const { root, store } = project()
+      const base = cassette(root, 'refund.spec.ts', 'refund')
+      const crashes = [{ cassette: base.cassette, test: 'refund', cells: [cell(0, 'survived')] }]
+      store.indexTestSession(session(1, root), [base], { keep: 1, crashes })
+      const id = store.list({ session: 'last' })[0]?.id as string
+      store.indexTestSession(session(2, root), [base], { keep: 1 })
+      expect(store.crashCellsOf(id)).toEqual([])
+      const gone = join(root, '__cassettes__', 'gone.spec.ts', 'x.cassette.json')
+      const result = store.indexTestSession(session(3, root), [], {
+        crashes: [{ cassette: gone, test: 'x', cells: [cell(0, 'survived')] }],
+      })
+      expect(result.skipped.map((s) => s.cassette)).toEqual([gone])
+    })
+
+    it('an index of version 2 gets the table when opened for writing', () => {
+      const { root, store } = project()
+      const base = cassette(root, 'refund.spec.ts', 'refund')
+      store.indexTestSession(session(1, root), [base])
+      store.close()
+      const db = new DatabaseSync(join(store.dir, 'index.db'))
+      db.exec('DROP TABLE crash_cells; PRAGMA user_version = 2')
+      db.close()
+      const reopened = new LocalRunStore(store.dir)
+      stores.push(reopened)
+      const id = reopened.list({ session: 'last' })[0]?.id as string
+      expect(reopened.crashCellsOf(id)).toEqual([])
+      reopened.indexTestSession(session(2, root), [base], {
+        crashes: [{ cassette: base.cassette, test: 'refund', cells: [cell(0, 'survived')] }],
+      })
+      expect(reopened.crashCellsOf(id)).toHaveLength(1)
+    })
+  })
 })

@@ -92,6 +92,36 @@ export interface TestRunInput {
 }
 
 /**
+ * The cells one crash test (`crashTest`) ran in a Vitest session over a test's cassette, as the plugin
+ * hands them to `indexTestSession`. The store keeps them as given (their shape is the crash tests'
+ * `CrashCellMeta`), with the session, for the run's HTML report.
+ *
+ * @example
+ * const c: CrashCellsInput = { cassette: '/repo/__cassettes__/refund.test.ts/refund.cassette.json', test: 'refund', cells: [{ step: 0, fault: { kind: 'rate_limit' }, outcome: 'survived', detail: 'finished' }] }
+ */
+export interface CrashCellsInput {
+  /** The absolute path of the cassette the cells replayed. */
+  cassette: string
+  /** The base case: the full name of the test that owns the cassette. */
+  test: string
+  cells: readonly unknown[]
+}
+
+/**
+ * The crash-test cells the newest Vitest session that ran any kept for a run, one entry per crash test.
+ *
+ * @example
+ * for (const { test, cells } of store.crashCellsOf(run.id)) console.log(test, cells.length)
+ */
+export interface StoredCrashCells {
+  /** The base case's full name. */
+  test: string
+  cells: unknown[]
+  /** When the session that ran them started (ISO). */
+  sessionStartedAt: string
+}
+
+/**
  * A Vitest session: one run of the test suite (one `vitest run`, or one re-run in watch mode).
  *
  * @example
@@ -231,8 +261,13 @@ export interface RunStore {
   indexTestSession(
     session: TestSessionInput,
     tests: readonly TestRunInput[],
-    options?: { keep?: number },
+    options?: { keep?: number; crashes?: readonly CrashCellsInput[] },
   ): IndexedSession
+  /**
+   * The crash-test cells (`crashTest`) of the newest indexed Vitest session that ran any over the run's
+   * cassette (`indexTestSession`'s `crashes`); empty when none did.
+   */
+  crashCellsOf(ref: string): StoredCrashCells[]
   /** The indexed Vitest sessions, newest first, with how many runs each has. */
   sessions(): Array<{ id: string; startedAt: string; runs: number }>
   /** Saves the journals of dead processes as incomplete runs; returns how many. */

@@ -21,10 +21,11 @@ import { TEST_OF, TEST_SCHEMA, TestSessionsDb } from './test-sessions-db.ts'
 
 /**
  * The index format this crashlab writes (`PRAGMA user_version`). Version 2 added the tables of the
- * Vitest sessions (`test_sessions`, `test_runs`); an index of version 1 is upgraded in place when opened
- * for writing, and read as one with no session when it cannot be written.
+ * Vitest sessions (`test_sessions`, `test_runs`), version 3 the crash-test cells a session ran
+ * (`crash_cells`); an older index is upgraded in place when opened for writing, and read as one without
+ * those tables when it cannot be written.
  */
-export const INDEX_VERSION = 2
+export const INDEX_VERSION = 3
 /** The oldest index format this crashlab reads (and upgrades). */
 export const OLDEST_INDEX_VERSION = 1
 /**
@@ -73,6 +74,8 @@ export class IndexDb {
   private readonly db: DatabaseSync
   /** False for a read-only index of version 1, which has no session tables (nothing to list then). */
   private hasTests = true
+  /** False for a read-only index older than version 3, which has no crash cells. */
+  private hasCrashCells = true
   private readonly statements = new Map<string, StatementSync>()
   /** The tables of the Vitest sessions the plugin indexed. */
   readonly tests: TestSessionsDb
@@ -86,6 +89,7 @@ export class IndexDb {
       write: (fn) => this.write(fn),
       guard: (fn) => this.guard(fn),
       hasTests: () => this.hasTests,
+      hasCrashCells: () => this.hasCrashCells,
       insertTags: (id, tags) => this.insertTags(id, tags),
     })
     this.db = this.guard(() => (this.readOnly ? openReadOnly(path) : new (sqlite().DatabaseSync)(path)))
@@ -119,8 +123,10 @@ export class IndexDb {
       )
     }
     if (this.readOnly) {
-      this.hasTests =
-        this.db.prepare("SELECT 1 AS one FROM sqlite_schema WHERE name = 'test_runs'").get() !== undefined
+      const has = (table: string) =>
+        this.db.prepare('SELECT 1 AS one FROM sqlite_schema WHERE name = ?').get(table) !== undefined
+      this.hasTests = has('test_runs')
+      this.hasCrashCells = has('crash_cells')
       return
     }
     const mode = (this.db.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode

@@ -1,7 +1,10 @@
 import type { StatementSync } from 'node:sqlite'
 import { type IndexRow, ROW_COLUMNS } from './index-row.ts'
 
-/** The Vitest sessions the plugin indexed, and which test ran which run in each. */
+/**
+ * The Vitest sessions the plugin indexed, which test ran which run in each, and the cells of the crash
+ * tests (`crashTest`) each session ran over a run's cassette.
+ */
 export const TEST_SCHEMA = `
 CREATE TABLE IF NOT EXISTS test_sessions (
   id TEXT PRIMARY KEY, started_at TEXT NOT NULL, root TEXT NOT NULL
@@ -10,6 +13,11 @@ CREATE TABLE IF NOT EXISTS test_runs (
   session_id TEXT NOT NULL, run_id TEXT NOT NULL, file TEXT NOT NULL, test TEXT NOT NULL,
   state TEXT NOT NULL, PRIMARY KEY (session_id, run_id)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS crash_cells (
+  session_id TEXT NOT NULL, run_id TEXT NOT NULL, test TEXT NOT NULL, cells_json TEXT NOT NULL,
+  PRIMARY KEY (session_id, run_id, test)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS crash_cells_by_run ON crash_cells (run_id);
 CREATE INDEX IF NOT EXISTS test_runs_by_run ON test_runs (run_id);
 CREATE INDEX IF NOT EXISTS test_runs_by_test ON test_runs (test);
 CREATE INDEX IF NOT EXISTS runs_by_path ON runs (path);
@@ -36,6 +44,14 @@ export interface TestEntry {
   state: string
 }
 
+/** The cells one crash test (`crashTest`) of a session ran over one run's cassette. */
+export interface CrashCellsEntry {
+  runId: string
+  /** The crash test's base case: the full name of the test whose cassette the cells replay. */
+  test: string
+  cells: readonly unknown[]
+}
+
 /** A test known to the index: its newest run. */
 export interface IndexedTest {
   runId: string
@@ -50,6 +66,8 @@ export interface IndexAccess {
   guard<T>(fn: () => T): T
   /** False for a read-only index of version 1, which has no session tables. */
   hasTests(): boolean
+  /** False for a read-only index older than version 3, which has no crash cells. */
+  hasCrashCells(): boolean
   insertTags(id: string, tags: readonly string[]): void
 }
 
@@ -72,12 +90,14 @@ export class TestSessionsDb {
    * Indexes the tests of one Vitest session in one transaction, then drops the sessions past the newest
    * `keep` and the rows of test cassettes no kept session refers to. A row of the store's own (`runs/…`)
    * with the same id is kept as it is. A test cassette recorded again under a new id replaces the old
-   * id's row: the file no longer holds that run. Returns how many sessions were dropped.
+   * id's row: the file no longer holds that run. The session's crash-test cells (`crashes`) are kept
+   * with it, and dropped with it. Returns how many sessions were dropped.
    */
   indexTests(
     session: { id: string; startedAt: string; root: string },
     entries: readonly TestEntry[],
     keep: number,
+    crashes: readonly CrashCellsEntry[] = [],
   ): number {
     const columns = ROW_COLUMNS.join(', ')
     const values = ROW_COLUMNS.map((c) => `:${c}`).join(', ')
@@ -101,6 +121,11 @@ export class TestSessionsDb {
         }
         addTest.run(session.id, row.id, entry.file, entry.test, entry.state)
       }
+      const addCells = this.db.statement(
+        'INSERT OR REPLACE INTO crash_cells (session_id, run_id, test, cells_json) VALUES (?, ?, ?, ?)',
+      )
+      for (const crash of crashes)
+        addCells.run(session.id, crash.runId, crash.test, JSON.stringify(crash.cells))
       return this.prune(keep)
     })
   }
@@ -152,6 +177,32 @@ export class TestSessionsDb {
     return [...newest.values()]
   }
 
+  /**
+   * The crash-test cells of the newest session that ran any over the run's cassette: one entry per
+   * crash test, with the session's start. Empty when no kept session did.
+   */
+  crashCellsOf(runId: string): Array<CrashCellsEntry & { sessionStartedAt: string }> {
+    if (!this.db.hasCrashCells()) return []
+    const rows = this.db.guard(() =>
+      this.db
+        .statement(
+          `SELECT c.session_id AS session, s.started_at AS startedAt, c.test AS test, c.cells_json AS cells
+         FROM crash_cells c JOIN test_sessions s ON s.id = c.session_id
+         WHERE c.run_id = ? ORDER BY s.started_at DESC, s.id DESC, c.test`,
+        )
+        .all(runId),
+    ) as Array<{ session: string; startedAt: string; test: string; cells: string }>
+    const newest = rows[0]?.session
+    return rows
+      .filter((r) => r.session === newest)
+      .map((r) => ({
+        runId,
+        test: String(r.test),
+        cells: JSON.parse(String(r.cells)) as unknown[],
+        sessionStartedAt: String(r.startedAt),
+      }))
+  }
+
   /** Removes a row of a test cassette, its tags and its session entries (never the file). */
   private dropRun(id: string): void {
     this.db.statement('DELETE FROM runs WHERE id = ?').run(id)
@@ -167,6 +218,7 @@ export class TestSessionsDb {
     for (const row of old) {
       const id = String((row as { id: string }).id)
       this.db.statement('DELETE FROM test_runs WHERE session_id = ?').run(id)
+      this.db.statement('DELETE FROM crash_cells WHERE session_id = ?').run(id)
       this.db.statement('DELETE FROM test_sessions WHERE id = ?').run(id)
     }
     if (old.length === 0) return 0
