@@ -5,6 +5,13 @@
  * through a component's index: the bundle gives what a module imports with `import()` files of its own
  * only when nothing loaded at start-up imports it too (docs/architecture.md, "Start-up").
  */
+
+export {
+  type CrashVariantContext,
+  crashEntryOf,
+  prepareCrashVariants,
+  runCrashVariant,
+} from './crash/crash-variant.ts'
 export {
   ALL_MODEL_FAULTS,
   ALL_TOOL_FAULTS,
@@ -14,6 +21,7 @@ export {
 } from './crash/faults.ts'
 export { type CrashCell, crashCells, faultInjection } from './crash/inject.ts'
 export { type CrashCellResult, type CrashOutcome, judgeVariant, type SurviveFn } from './crash/judge.ts'
+export { renderCrashMatrix } from './crash/render-matrix.ts'
 export { forkRequestHook } from './fork/fork.ts'
 export { parsePatch } from './patches/parse-patch.ts'
 export { htmlReportAttachment } from './report/html-report-attachment.ts'

@@ -2,9 +2,10 @@ import type { EntryPoint, Run } from '../case/schema/run.ts'
 import { applyOracles } from '../checks/oracles/apply-oracles.ts'
 import { registeredOracles } from '../checks/oracles/oracle-registry.ts'
 import { CrashlabError } from '../errors.ts'
+import { prepareAgentRun } from '../harness/prepare-agent-run.ts'
 import { runAgent } from '../harness/run-agent.ts'
 import type { PreparedAgentRun } from '../harness/types.ts'
-import { interceptHostsOf } from '../rerun/replay-module.ts'
+import { interceptHostsOf, loadEntry, storedChecks } from '../rerun/replay-module.ts'
 import { noEntryPointError } from '../rerun/replay-run.ts'
 import type { RunStore } from '../store/types.ts'
 import { type CrashCell, faultInjection } from './inject.ts'
@@ -150,4 +151,31 @@ export async function runCrashVariant(
     await interceptor.close()
   }
   return judgeCrashVariant(parent, cell, played, context)
+}
+
+/**
+ * The context of a crash test's cells run one by one (`runCrashVariant`): the config and the run's
+ * checks prepared, and the entry point loaded once, inside a replay interceptor started first (a client
+ * the module builds at load time sees it) and released after, so that each cell holds its own.
+ *
+ * @example
+ * const context = await prepareCrashVariants(run, { cwd: process.cwd(), store })
+ * for (const cell of crashCells(run, faults)) await runCrashVariant(run, cell, context)
+ */
+export async function prepareCrashVariants(
+  parent: Run,
+  options: Omit<CrashVariantContext, 'prepared' | 'fn'> & { cwd?: string; config?: string | false },
+): Promise<CrashVariantContext> {
+  const entry = crashEntryOf(parent)
+  const { cwd = process.cwd(), config, ...rest } = options
+  const prepared = await prepareAgentRun({ cwd, config, checks: storedChecks(parent) })
+  const interceptor = interceptHostsOf(parent, {
+    outsideSession: 'replay',
+    allowHosts: prepared.config.allowHosts,
+  })
+  try {
+    return { ...rest, prepared, fn: await loadEntry(entry, cwd) }
+  } finally {
+    await interceptor.close()
+  }
 }

@@ -10,6 +10,7 @@ export {
   type ModuleEntryPoint,
   type PlayedCrashVariant,
   playCrashVariant,
+  prepareCrashVariants,
   runCrashVariant,
 } from './crash-variant.ts'
 export {
