@@ -5,6 +5,13 @@
  * through a component's index: the bundle gives what a module imports with `import()` files of its own
  * only when nothing loaded at start-up imports it too (docs/architecture.md, "Start-up").
  */
+
+export {
+  type CrashVariantContext,
+  crashEntryOf,
+  prepareCrashVariants,
+  runCrashVariant,
+} from './crash/crash-variant.ts'
 export {
   ALL_MODEL_FAULTS,
   ALL_TOOL_FAULTS,

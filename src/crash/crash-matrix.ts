@@ -1,16 +1,17 @@
 import type { Run } from '../case/schema/run.ts'
-import { applyOracles } from '../checks/oracles/apply-oracles.ts'
-import { registeredOracles } from '../checks/oracles/oracle-registry.ts'
-import { CrashlabError } from '../errors.ts'
 import { prepareAgentRun } from '../harness/prepare-agent-run.ts'
-import { runAgent } from '../harness/run-agent.ts'
 import { ledgerMark, ledgerSince, type NetworkLedger } from '../interceptor/network-ledger.ts'
 import { interceptHostsOf, loadEntry, storedChecks } from '../rerun/replay-module.ts'
-import { noEntryPointError } from '../rerun/replay-run.ts'
 import type { RunStore } from '../store/types.ts'
+import {
+  crashEntryOf,
+  judgeCrashVariant,
+  type PlayedCrashVariant,
+  playCrashVariant,
+} from './crash-variant.ts'
 import type { Fault } from './faults.ts'
-import { crashCells, faultInjection } from './inject.ts'
-import { type CrashCellResult, judgeVariant, type SurviveFn } from './judge.ts'
+import { crashCells } from './inject.ts'
+import type { CrashCellResult, SurviveFn } from './judge.ts'
 
 /**
  * Options of `runCrashMatrix`.
@@ -63,63 +64,31 @@ export interface CrashMatrix {
  * for (const cell of matrix.cells) console.log(cell.step, cell.fault.kind, cell.outcome)
  */
 export async function runCrashMatrix(parent: Run, options: CrashMatrixOptions): Promise<CrashMatrix> {
-  const entry = parent.entryPoint
-  if (!entry) throw noEntryPointError(parent)
-  if (entry.kind !== 'module')
-    throw new CrashlabError(
-      'E_REPLAY_NO_ENTRY',
-      `run ${parent.id} (${parent.name}) comes from the test "${entry.test}" (${entry.file}): crash-test it in Vitest with ` +
-        "`crashTest()` from 'crashlab/vitest' beside that test, or record it with a `module` entry point.",
-      { subject: parent.id },
-    )
+  const entry = crashEntryOf(parent)
   const cells = crashCells(parent, options.faults, options.steps)
   const cwd = options.cwd ?? process.cwd()
   const prepared = await prepareAgentRun({ cwd, config: options.config, checks: storedChecks(parent) })
+  // One interceptor over all the variants, started before the entry point loads (a client the module
+  // builds at load time sees it).
   const interceptor = interceptHostsOf(parent, {
     outsideSession: 'replay',
     allowHosts: prepared.config.allowHosts,
   })
   const mark = ledgerMark()
-  const ran: Array<{ run: Run; error: unknown; injected: boolean }> = []
+  const played: PlayedCrashVariant[] = []
   try {
     const fn = await loadEntry(entry, cwd)
     for (const cell of cells) {
-      const ended = await runAgent(
-        {
-          prepared,
-          session: {
-            mode: 'replay',
-            recorded: parent,
-            cassettePath: options.sourcePath,
-            // The agent may give up after the fault: what it leaves unused is not a failure by itself.
-            allowUnused: true,
-            inject: faultInjection(cell.fault, cell.step),
-            onWarning: () => {},
-          },
-          input: parent.input,
-          entryPoint: entry,
-          metadata: { ...parent.metadata },
-          finishRule: 'replay',
-        },
-        fn,
-      )
-      ran.push({ run: ended.run, error: ended.error, injected: ended.session.injectedAt !== undefined })
-      options.onProgress?.(ran.length, cells.length)
+      played.push(await playCrashVariant(parent, cell, { prepared, fn, sourcePath: options.sourcePath }))
+      options.onProgress?.(played.length, cells.length)
     }
   } finally {
     await interceptor.close()
   }
   const network = ledgerSince(mark)
   // Graded after the interceptor is gone: an oracle's own calls are not the variants'.
-  const graded = registeredOracles(parent.name).length > 0
   const results: CrashCellResult[] = []
-  for (const [i, cell] of cells.entries()) {
-    const { error, injected } = ran[i] as (typeof ran)[number]
-    let run = (ran[i] as (typeof ran)[number]).run
-    if (graded) run = (await applyOracles(run, { agent: parent.name })).run
-    const judged = judgeVariant(run, cell.fault, { error, injected, survive: options.survive })
-    const stored = options.store?.save(run, { tags: ['crash-test', ...(options.tags ?? [])] })
-    results.push({ ...cell, ...judged, runId: stored?.id ?? run.id })
-  }
+  for (const [i, cell] of cells.entries())
+    results.push(await judgeCrashVariant(parent, cell, played[i] as PlayedCrashVariant, options))
   return { runId: parent.id, cells: results, network }
 }

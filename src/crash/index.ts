@@ -4,6 +4,16 @@
 
 export { type CrashMatrix, type CrashMatrixOptions, runCrashMatrix } from './crash-matrix.ts'
 export {
+  type CrashVariantContext,
+  crashEntryOf,
+  judgeCrashVariant,
+  type ModuleEntryPoint,
+  type PlayedCrashVariant,
+  playCrashVariant,
+  prepareCrashVariants,
+  runCrashVariant,
+} from './crash-variant.ts'
+export {
   ALL_MODEL_FAULTS,
   ALL_TOOL_FAULTS,
   FAULT_KINDS,

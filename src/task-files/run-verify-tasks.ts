@@ -3,10 +3,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { Trial, Verification } from '../case/schema/run.ts'
-import { CrashlabError } from '../errors.ts'
+import { CrashlabError, type ErrorCode } from '../errors.ts'
 import { findVitestBin } from '../rerun/find-vitest-bin.ts'
 import type { VerifyPlan } from '../verify/verify.ts'
-import { TASK_FILE_SUFFIX, tasksEntryUrl, writeTaskFiles } from './task-files.ts'
+import { tasksVitestArgs, writeTaskFiles, writeTasksConfig } from './task-files.ts'
 import { VERIFY_PLAN_ENV, type VerifyPlanFile } from './verify-plan-file.ts'
 
 /** Task files a verification is spread over unless told: a fixed number, so every shard sees the same files. @example DEFAULT_SLOTS === 8 */
@@ -99,30 +99,13 @@ export async function runVerifyTasks(
       resultFile,
       ...(options.rounds && { rounds: options.rounds }),
     }
-    const configPath = join(tmp, 'vitest.crashlab-verify.config.mjs')
-    writeFileSync(
-      configPath,
-      `// Written by crashlab verify --vitest.\n` +
-        `import { CrashlabVerifyReporter } from ${JSON.stringify(tasksEntryUrl())}\n` +
-        'export default {\n' +
-        `  root: ${JSON.stringify(resolve(options.cwd))},\n` +
-        '  test: {\n' +
-        `    dir: ${JSON.stringify(tmp)},\n` +
-        `    include: ['*${TASK_FILE_SUFFIX}'],\n` +
-        '    exclude: [],\n' +
-        `    reporters: ['default', new CrashlabVerifyReporter(${JSON.stringify(reporterOptions)})],\n` +
-        '  },\n' +
-        '}\n',
-    )
-    const args = [
-      bin,
-      options.mergeReports ? '--merge-reports' : 'run',
-      ...(options.mergeReports ? [resolve(options.mergeReports)] : []),
-    ]
-    args.push('--config', configPath)
-    if (options.shard) args.push('--shard', options.shard)
-    for (const reporter of options.reporters ?? []) args.push('--reporter', reporter)
-    if (options.outputFile) args.push('--outputFile', resolve(options.outputFile))
+    const configPath = writeTasksConfig(tmp, {
+      kind: 'verify',
+      cwd: resolve(options.cwd),
+      reporter: 'CrashlabVerifyReporter',
+      reporterOptions,
+    })
+    const args = tasksVitestArgs(bin, configPath, options)
     const { code, stdout, stderr } = await spawnVitest(args, options.cwd, env, options.stdio ?? 'inherit')
     let verdicts: VerifyTasksResult['verdicts'] = {}
     try {
@@ -162,12 +145,12 @@ export function spawnVitest(
   })
 }
 
-/** The project's Vitest bin, or a CrashlabError saying how to get one. */
-export function vitestBin(cwd: string): string {
+/** The project's Vitest bin, or a CrashlabError saying how to get one (`what`: what `--vitest` runs as tasks). */
+export function vitestBin(cwd: string, what = 'the forks', code: ErrorCode = 'E_VERIFY_FIX'): string {
   const bin = findVitestBin(cwd)
   if (bin) return bin
   throw new CrashlabError(
-    'E_VERIFY_FIX',
-    `cannot find Vitest from ${cwd}: --vitest runs the forks as Vitest tasks of the project; install it there (npm i -D vitest), or pass --cwd.`,
+    code,
+    `cannot find Vitest from ${cwd}: --vitest runs ${what} as Vitest tasks of the project; install it there (npm i -D vitest), or pass --cwd.`,
   )
 }

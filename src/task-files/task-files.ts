@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
 /** How the task files crashlab writes are named: Vitest projects include `*` + this. @example TASK_FILE_SUFFIX === '.crashlab-task.mjs' */
@@ -53,4 +53,63 @@ export function writeTaskFiles(dir: string, kind: string, fn: string, slots: num
  */
 export function slotOf(index: number, slots: number): number {
   return (Math.floor(index / 2) + (index % 2) * Math.ceil(slots / 2)) % slots
+}
+
+/**
+ * Writes the Vitest config a run of task files uses into `dir` (the folder of the task files): the
+ * project's folder as its root, only the task files, and Vitest's default reporter (or `vitestReporters`)
+ * beside crashlab's reporter `reporter` (an export of `crashlab/tasks`, built with `reporterOptions`).
+ * Vitest's `--reporter` replaces the config's reporters, crashlab's with them: reporters named here
+ * keep it. Returns its path.
+ *
+ * @example
+ * writeTasksConfig(tmp, { kind: 'crash', cwd, reporter: 'CrashlabCrashReporter', reporterOptions: { storeDir } })
+ */
+export function writeTasksConfig(
+  dir: string,
+  options: {
+    kind: string
+    cwd: string
+    reporter: string
+    reporterOptions: object
+    vitestReporters?: readonly string[]
+  },
+): string {
+  const named = (options.vitestReporters ?? ['default']).map((name) => JSON.stringify(name))
+  const path = join(dir, `vitest.crashlab-${options.kind}.config.mjs`)
+  writeFileSync(
+    path,
+    `// Written by crashlab ${options.kind} --vitest.\n` +
+      `import { ${options.reporter} } from ${JSON.stringify(tasksEntryUrl())}\n` +
+      'export default {\n' +
+      `  root: ${JSON.stringify(options.cwd)},\n` +
+      '  test: {\n' +
+      `    dir: ${JSON.stringify(dir)},\n` +
+      `    include: ['*${TASK_FILE_SUFFIX}'],\n` +
+      '    exclude: [],\n' +
+      `    reporters: [${named.join(', ')}, new ${options.reporter}(${JSON.stringify(options.reporterOptions)})],\n` +
+      '  },\n' +
+      '}\n',
+  )
+  return path
+}
+
+/**
+ * The arguments of the Vitest run of task files, the bin first: `run`, or `--merge-reports <dir>` (the
+ * shards' blob reports, and no task), then the config, `--shard`, the reporters and `--outputFile`.
+ *
+ * @example
+ * tasksVitestArgs(bin, configPath, { shard: '1/2', reporters: ['blob'] })
+ */
+export function tasksVitestArgs(
+  bin: string,
+  configPath: string,
+  options: { mergeReports?: string; shard?: string; reporters?: readonly string[]; outputFile?: string },
+): string[] {
+  const args = [bin, ...(options.mergeReports ? ['--merge-reports', resolve(options.mergeReports)] : ['run'])]
+  args.push('--config', configPath)
+  if (options.shard) args.push('--shard', options.shard)
+  for (const reporter of options.reporters ?? []) args.push('--reporter', reporter)
+  if (options.outputFile) args.push('--outputFile', resolve(options.outputFile))
+  return args
 }
