@@ -13,6 +13,7 @@ import { defineCommand } from '../internal/command.ts'
 import { parsePositiveInt, usageError } from '../internal/parse-options.ts'
 import { reportError } from '../internal/report-error.ts'
 import { ENTRY_CWD_ARG, STORE_DIR_ARG, withStore } from '../internal/store-args.ts'
+import { VITEST_REPORTER_ARGS } from '../internal/vitest-args.ts'
 
 /**
  * `crashlab crash-test <run|cassette> [--faults rate_limit,gateway_html:503,…] [--steps all|N,M] [--json]`:
@@ -60,12 +61,7 @@ export const crashTestCommand = defineCommand({
         "with --vitest: Vitest's --shard (1/2); merge the shards' blob reports with --merge-reports",
       valueHint: 'i/n',
     },
-    reporter: {
-      type: 'string',
-      description: 'with --vitest: a Vitest reporter instead of the default (blob)',
-      valueHint: 'name',
-    },
-    'output-file': { type: 'string', description: "with --vitest: Vitest's --outputFile", valueHint: 'path' },
+    ...VITEST_REPORTER_ARGS,
     slots: {
       type: 'string',
       description: `with --vitest: task files the cells are dealt over (default ${DEFAULT_SLOTS})`,

@@ -22,6 +22,7 @@ import { parsePositiveInt, parseUsd, usageError } from '../internal/parse-option
 import { reportError } from '../internal/report-error.ts'
 import { STORE_DIR_ARG, withStore } from '../internal/store-args.ts'
 import { formatTable } from '../internal/table.ts'
+import { VITEST_REPORTER_ARGS } from '../internal/vitest-args.ts'
 
 /** The options `verify` and `fix --verify` share. */
 export const VERIFY_ARGS = {
@@ -108,12 +109,7 @@ export const verifyCommand = defineCommand({
         "with --vitest: Vitest's --shard (1/2), a fixed k with no rounds; merge the shards' blob reports with --merge-reports",
       valueHint: 'i/n',
     },
-    reporter: {
-      type: 'string',
-      description: 'with --vitest: a Vitest reporter instead of the default (blob)',
-      valueHint: 'name',
-    },
-    'output-file': { type: 'string', description: "with --vitest: Vitest's --outputFile", valueHint: 'path' },
+    ...VITEST_REPORTER_ARGS,
     slots: {
       type: 'string',
       description: 'with --vitest: task files the forks are spread over (default 8)',
