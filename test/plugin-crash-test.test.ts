@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CrashCellMeta } from '../fixtures/index.ts'
 import { ALL_MODEL_FAULTS, ALL_TOOL_FAULTS, faultLabel } from '../src/crash/index.ts'
-import { runBinSync } from './helpers/built-bin.ts'
+import { runBin, runBinSync } from './helpers/built-bin.ts'
 import { type ChildRun, cassettesOf, copyProject, removeProject, runFixture } from './projects/run-fixture.ts'
 
 // The crash fixture project (test/projects/crash): a refund bot on the OpenAI SDK (maxRetries 2) with a
@@ -235,6 +235,40 @@ describe('crashTest(): one Vitest test per cell', () => {
     )
     expect(picked.run.output).not.toContain('If the change is intended')
   }, 60_000)
+})
+
+describe("crashlab crash-test of an agentCase test's run", () => {
+  it('the test runs the cells after replaying its run: the matrix, the variants stored, nothing sent', async () => {
+    const cassette = join('__cassettes__', FILE, 'refund.cassette.json')
+    const faults = 'rate_limit,tool_html_error,tool_throw'
+    const log = join(tmpdir(), `crashlab-crash-cli-${process.pid}.jsonl`)
+    rmSync(log, { force: true })
+    const r = await runBin(dir, { CRASHLAB_DIR: '', FIXTURE_LOG: log }, [
+      'crash-test',
+      cassette,
+      '--faults',
+      faults,
+    ])
+    expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(1)
+    expect(r.stdout).toContain('steps: 0 llm · 1 get_order · 2 llm\n')
+    expect(r.stdout).toMatch(/\n429 \(retry-after 0s\) +✓ {2}· {2}✓\n/)
+    expect(r.stdout).toMatch(/\ntool HTML error +· {2}✗ {2}·\n/)
+    expect(r.stdout).toMatch(/\ntool throws +· {2}~ {2}·\n/)
+    expect(r.stdout).toContain('4 cells: 2 survived, 1 failed, 1 diverged')
+    expect(r.stdout).toContain('network: nothing sent')
+    // The Vitest child's provider: the base replay and every variant, nothing reached it.
+    const logged = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as unknown)
+    rmSync(log, { force: true })
+    expect(logged).toEqual([{ requests: 0, refunds: 0 }])
+    const listed = runBinSync(dir, { CRASHLAB_DIR: '' }, 'ls', '--tag', 'crash-test', '--json')
+    const variants = JSON.parse(listed.stdout) as Array<{ id: string; replayOf: string | null }>
+    expect(variants).toHaveLength(4)
+    const { run } = JSON.parse(readFileSync(join(dir, cassette), 'utf8')) as { run: { id: string } }
+    for (const v of variants) expect(v.replayOf).toBe(run.id)
+  }, 120_000)
 })
 
 describe('toSurvive()', () => {

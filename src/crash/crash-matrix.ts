@@ -1,7 +1,9 @@
 import type { Run } from '../case/schema/run.ts'
+import { CrashlabError } from '../errors.ts'
 import { prepareAgentRun } from '../harness/prepare-agent-run.ts'
 import { ledgerMark, ledgerSince, type NetworkLedger } from '../interceptor/network-ledger.ts'
 import { interceptHostsOf, loadEntry, storedChecks } from '../rerun/replay-module.ts'
+import { replayTest } from '../rerun/replay-test.ts'
 import type { RunStore } from '../store/types.ts'
 import {
   crashEntryOf,
@@ -9,8 +11,8 @@ import {
   type PlayedCrashVariant,
   playCrashVariant,
 } from './crash-variant.ts'
-import type { Fault } from './faults.ts'
-import { crashCells } from './inject.ts'
+import { type Fault, parseFault } from './faults.ts'
+import { type CrashCell, crashCells } from './inject.ts'
 import type { CrashCellResult, SurviveFn } from './judge.ts'
 
 /**
@@ -57,16 +59,20 @@ export interface CrashMatrix {
  * replay where that step's answer is the fault; whatever the agent does next (a retry, a fallback) is
  * served from the recording where it matches. Each variant is judged (`judgeVariant`): survived,
  * failed, or diverged (it asked for something the recording does not hold). A `module` entry point runs
- * in this process, loaded once for all the variants; a run without one is `E_REPLAY_NO_ENTRY`.
+ * in this process, loaded once for all the variants; a run an `agentCase` test made (a `test` entry
+ * point) is crash-tested by that test, in the project's Vitest, which runs the cells after replaying the
+ * run (`survive` plays no part there: the test's oracles judge); a run with neither is
+ * `E_REPLAY_NO_ENTRY`.
  *
  * @example
  * const matrix = await runCrashMatrix(store.load('last'), { faults: [{ kind: 'rate_limit' }], store })
  * for (const cell of matrix.cells) console.log(cell.step, cell.fault.kind, cell.outcome)
  */
 export async function runCrashMatrix(parent: Run, options: CrashMatrixOptions): Promise<CrashMatrix> {
-  const entry = crashEntryOf(parent)
   const cells = crashCells(parent, options.faults, options.steps)
   const cwd = options.cwd ?? process.cwd()
+  if (parent.entryPoint?.kind === 'test') return crashTestOfTest(parent, parent.entryPoint, cells, options)
+  const entry = crashEntryOf(parent)
   const prepared = await prepareAgentRun({ cwd, config: options.config, checks: storedChecks(parent) })
   // One interceptor over all the variants, started before the entry point loads (a client the module
   // builds at load time sees it).
@@ -91,4 +97,46 @@ export async function runCrashMatrix(parent: Run, options: CrashMatrixOptions): 
   for (const [i, cell] of cells.entries())
     results.push(await judgeCrashVariant(parent, cell, played[i] as PlayedCrashVariant, options))
   return { runId: parent.id, cells: results, network }
+}
+
+/**
+ * The crash test of a run an `agentCase` test made: the project's Vitest runs that one test, which
+ * replays the run and then runs the cells over it in its own worker (its agent function, input and
+ * oracles are the test's), writing each variant as a redacted cassette; here they are stored and linked.
+ * A test that cannot replay the run is `E_REPLAY_ENTRY`, with Vitest's reason.
+ */
+async function crashTestOfTest(
+  parent: Run,
+  entry: Extract<NonNullable<Run['entryPoint']>, { kind: 'test' }>,
+  cells: readonly CrashCell[],
+  options: CrashMatrixOptions,
+): Promise<CrashMatrix> {
+  const empty: NetworkLedger = { requests: [], connections: [], refused: [] }
+  if (cells.length === 0) return { runId: parent.id, cells: [], network: empty }
+  const replayed = await replayTest(parent, entry, {
+    cwd: options.cwd ?? process.cwd(),
+    sourcePath: options.sourcePath,
+    crash: { faults: options.faults, ...(options.steps && { steps: options.steps }) },
+  })
+  if (!replayed.crashCells) {
+    const why = replayed.failure ?? (replayed.error as Error | undefined)?.message ?? 'it ran no agent'
+    throw new CrashlabError(
+      'E_REPLAY_ENTRY',
+      `the test "${entry.test}" (${entry.file}) did not get to the crash cells of run ${parent.id}: ${why.replace(/^\[crashlab\] /, '')}\n` +
+        `The cells run after the test replays the run: \`crashlab replay ${parent.id}\` shows what the replay does.`,
+      { subject: parent.id },
+    )
+  }
+  const results = replayed.crashCells.map((cell): CrashCellResult => {
+    const stored = options.store?.save(cell.variant, { tags: ['crash-test', ...(options.tags ?? [])] })
+    return {
+      step: cell.step,
+      fault: parseFault(cell.fault, `the cell at step ${cell.step}`),
+      outcome: cell.outcome,
+      detail: cell.detail,
+      runId: stored?.id ?? cell.variant.id,
+    }
+  })
+  options.onProgress?.(results.length, results.length)
+  return { runId: parent.id, cells: results, network: replayed.network ?? empty }
 }

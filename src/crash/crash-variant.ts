@@ -45,8 +45,9 @@ export interface PlayedCrashVariant {
 }
 
 /**
- * The run's `module` entry point, or the error saying why a crash test cannot start it: none at all
- * (`E_REPLAY_NO_ENTRY`), or a test's, which only `crashTest()` beside that test can replay.
+ * The run's `module` entry point, or the error saying why crash-test tasks cannot start it: none at all
+ * (`E_REPLAY_NO_ENTRY`), or a test's, whose cells its own test runs (`runCrashMatrix`, or `crashTest()`
+ * beside that test), not task files.
  *
  * @example
  * const entry = crashEntryOf(store.load('last'))
@@ -57,8 +58,8 @@ export function crashEntryOf(parent: Run): ModuleEntryPoint {
   if (entry.kind !== 'module')
     throw new CrashlabError(
       'E_REPLAY_NO_ENTRY',
-      `run ${parent.id} (${parent.name}) comes from the test "${entry.test}" (${entry.file}): crash-test it in Vitest with ` +
-        "`crashTest()` from 'crashlab/vitest' beside that test, or record it with a `module` entry point.",
+      `run ${parent.id} (${parent.name}) comes from the test "${entry.test}" (${entry.file}), which runs its crash cells itself: ` +
+        `drop --vitest (\`crashlab crash-test ${parent.id}\`), or add \`crashTest()\` from 'crashlab/vitest' beside that test.`,
       { subject: parent.id },
     )
   return entry

@@ -21,5 +21,5 @@ export {
   /** `replay(run)`: the CLI's `crashlab replay`, as a function (the same as `replayRun`). */
   replayRun as replay,
 } from './replay-run.ts'
-export { networkFileOf, REPLAY_ENV } from './replay-test.ts'
+export { crashCellsFileOf, networkFileOf, REPLAY_ENV, type TestCrashCell } from './replay-test.ts'
 export { type ReplayWithPatchOptions, replayWithPatch } from './replay-with-patch.ts'

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { loadCassette } from '../case/cassette-load.ts'
 import { writeCassette } from '../case/cassette-write.ts'
 import type { EntryPoint, Run } from '../case/schema/run.ts'
@@ -24,13 +24,42 @@ export const REPLAY_ENV = {
   run: 'CRASHLAB_REPLAY_RUN',
   test: 'CRASHLAB_REPLAY_TEST',
   out: 'CRASHLAB_REPLAY_OUT',
+  /**
+   * `crashlab crash-test` of a test's run: a JSON file `{ faults, steps? }`. After its replay, the test
+   * runs the crash cells over the run and writes them beside the replayed run (`crashCellsFileOf`).
+   */
+  crash: 'CRASHLAB_REPLAY_CRASH',
 } as const
+
+/**
+ * Where the replayed test writes the crash cells of `crashlab crash-test` (REPLAY_ENV.crash): a JSON
+ * list of `{ step, fault, outcome, detail, variant }`, each variant a redacted cassette beside it
+ * (`variant` is its file name).
+ *
+ * @example
+ * crashCellsFileOf('/tmp/x/replay.cassette.json') // '/tmp/x/replay.cassette.json.crash.json'
+ */
+export function crashCellsFileOf(out: string): string {
+  return `${out}.crash.json`
+}
+
+/** One crash cell as the replayed test wrote it, with its variant run read back. */
+export interface TestCrashCell {
+  step: number
+  /** The fault as data (a crash test's `Fault`). */
+  fault: unknown
+  outcome: 'survived' | 'failed' | 'diverged'
+  detail: string
+  variant: Run
+}
 
 interface TestReplayOptions {
   cwd: string
   sourcePath?: string
   env?: NodeJS.ProcessEnv
   onOutput?: (chunk: string) => void
+  /** `crashlab crash-test`: after its replay, the test runs these crash cells over the run. */
+  crash?: { faults: readonly unknown[]; steps?: readonly number[] }
 }
 
 interface JsonReport {
@@ -47,7 +76,14 @@ export async function replayTest(
   source: Run,
   entry: TestEntry,
   options: TestReplayOptions,
-): Promise<{ run: Run; error?: unknown; failure?: string; network?: NetworkLedger }> {
+): Promise<{
+  run: Run
+  error?: unknown
+  failure?: string
+  network?: NetworkLedger
+  /** With `crash`: the cells the test ran (absent when it never got to them). */
+  crashCells?: TestCrashCell[]
+}> {
   const bin = vitestBin(options.cwd)
   const tmp = mkdtempSync(join(tmpdir(), 'crashlab-replay-'))
   try {
@@ -66,6 +102,11 @@ export async function replayTest(
       [REPLAY_ENV.test]: entry.test,
       [REPLAY_ENV.out]: out,
     })
+    if (options.crash) {
+      const plan = join(tmp, 'crash-plan.json')
+      writeFileSync(plan, JSON.stringify(options.crash))
+      env[REPLAY_ENV.crash] = plan
+    }
     const args = [
       bin,
       'run',
@@ -92,6 +133,8 @@ export async function replayTest(
     }
     const replayed = loadCassette(out).run
     const network = readNetwork(networkFileOf(out))
+    const crashCells = options.crash ? readCrashCells(out) : undefined
+    if (crashCells) return { run: replayed, crashCells, ...(network && { network }) }
     if (code === 0) return { run: replayed, ...(network && { network }) }
     // The setup file writes a replay failure (a divergence, steps left unused) as the run's error.
     const own = replayed.error?.code
@@ -150,6 +193,15 @@ function readNetwork(path: string): NetworkLedger | undefined {
   } catch {
     return undefined
   }
+}
+
+function readCrashCells(out: string): TestCrashCell[] | undefined {
+  const path = crashCellsFileOf(out)
+  if (!existsSync(path)) return undefined
+  const cells = JSON.parse(readFileSync(path, 'utf8')) as Array<
+    Omit<TestCrashCell, 'variant'> & { variant: string }
+  >
+  return cells.map((cell) => ({ ...cell, variant: loadCassette(join(dirname(out), cell.variant)).run }))
 }
 
 function run(
