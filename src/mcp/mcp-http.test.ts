@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { HttpStep, ToolStep } from '../case/schema/step.ts'
+import { isFailedToolCall } from '../checks/failed-tool-call.ts'
 import { DivergenceError } from '../engine/divergence-error.ts'
 import { recordRun, replayRun } from '../engine/internal/test-record-replay.ts'
 import { ledgerMark, ledgerSince } from '../interceptor/network-ledger.ts'
@@ -71,6 +72,9 @@ describe.each([
       result: { isError: true, content: [{ type: 'text', text: 'refund of 500 is over the limit' }] },
       mcp: { server: 'orders-server', isError: true },
     })
+    // MCP's `isError` result is a failed tool call for the checks and the diagnosis.
+    expect(isFailedToolCall(refused!)).toBe(true)
+    expect(isFailedToolCall(read!)).toBe(false)
     expect(refunded?.result).toEqual({ content: [{ type: 'text', text: 'refunded 20 for A17' }] })
     // The framing is kept for the replay: an SSE answer as its events, a JSON answer as its body.
     const response = read?.mcp?.response
@@ -124,5 +128,29 @@ describe.each([
     expect(server.connections()).toBe(connections)
     expect(server.refunds()).toBe(2)
     await server.close()
+  })
+})
+
+describe('MCP steps and redaction', () => {
+  it('an MCP call with a secret in its arguments is written redacted, and its replay still matches', async () => {
+    const secret = 'q7Zr4xW9mK2pL8vN3bT6'
+    const call = async (url: string) => {
+      const client = new Client({ name: 'refund-agent', version: '1.0.0' })
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)))
+      try {
+        return await client.callTool({ name: 'get_order', arguments: { orderId: 'A17', apiKey: secret } })
+      } finally {
+        await client.close()
+      }
+    }
+    const server = await startTestMcpServer({ json: false })
+    const recording = await recordRun(() => call(server.url))
+    await server.close()
+    expect(recording.text).not.toContain(secret)
+    const tool = recording.loaded.steps.find((s): s is ToolStep => s.type === 'tool')
+    expect(tool?.args).toEqual({ orderId: 'A17', apiKey: '[REDACTED:sensitive-key]' })
+    const { output, session } = await replayRun(recording.loaded, () => call(server.url))
+    await session.finish({ output: null })
+    expect(output).toEqual(recording.output)
   })
 })
