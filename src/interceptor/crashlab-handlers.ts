@@ -17,8 +17,9 @@ import type { InterceptorOptions } from './types.ts'
 
 /**
  * crashlab's MSW handlers, for a project that runs its own MSW server: the model-hosts handler records
- * and replays, through the current Session, every call to the intercepted hosts and every model call
- * on any other host (recognised by its method, path and body: `readModelShaped`), and the guard applies
+ * and replays, through the current Session, every call to the intercepted hosts, every model call on
+ * any other host (recognised by its method, path and body: `readModelShaped`) and every MCP request
+ * (by its JSON-RPC body: docs/mcp.md), and the guard applies
  * the replay rule to the rest (`replayRule`: a model call outside the cassette is refused on any host,
  * any other request passes to loopback or an `allowHosts` host and is refused elsewhere). Put them
  * after your own handlers: MSW tries handlers in order, so your mocks answer first and the guard only
@@ -73,8 +74,9 @@ function modelHostsHandler(intercepted: HostMatcher, rule: ReplayRule): HttpHand
 
 /**
  * The answer to a request made inside a recording or replaying Session: the exchange through the
- * Session for a call to an intercepted host or a model call on any other host (recognised by its
- * method, path and body: `readModelShaped`), undefined for anything else (the next handler's, then the
+ * Session for a call to an intercepted host, a model call on any other host (recognised by its
+ * method, path and body: `readModelShaped`) or an MCP request on any host (recognised by its JSON-RPC
+ * body: `readMcpRequest`, docs/mcp.md), undefined for anything else (the next handler's, then the
  * guard's). What fails rejects as fetch rejects: `Response.error()`.
  *
  * @example

@@ -158,4 +158,22 @@ describe('mcpExchange', () => {
     expect(error).toBeInstanceOf(DivergenceError)
     expect(error?.message).toContain('MCP resources/read')
   })
+
+  it('fails a replay that leaves a recorded tools/call unused, as for a tool() call', async () => {
+    const call = (id: number, name: string) =>
+      rpc({ id, method: 'tools/call', params: { name, arguments: {} } })
+    const answer = (r: Request) =>
+      r.json().then((m) => json(rpc({ id: (m as { id: number }).id, result: { content: [] } })))
+    const rec = await recordRun(async () => {
+      await send(call(1, 'get_order'), answer)
+      await send(call(2, 'issue_refund'), answer)
+    })
+    const { session } = await replayRun(rec.loaded, () => send(call(1, 'get_order'), never))
+    const error = await session.finish({ output: null }).then(
+      () => undefined,
+      (e: unknown) => e as Error & { code?: string },
+    )
+    expect(error?.code).toBe('E_REPLAY_UNUSED')
+    expect(error?.message).toContain('tool issue_refund')
+  })
 })
