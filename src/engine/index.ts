@@ -5,7 +5,7 @@
 export { bind, currentSession, runInSession } from './context.ts'
 export { type DivergenceDetails, DivergenceError } from './divergence-error.ts'
 export { handleExchange, type Upstream } from './handle-exchange.ts'
-export { formatDifference, type RequestDifference } from './internal/request-diff.ts'
+export { diffRequests, formatDifference, type RequestDifference } from './internal/request-diff.ts'
 export { type NewStep, Session, type SessionOptions } from './session.ts'
 export { isSessionFetch, type SessionFetch, sessionFetch } from './session-fetch.ts'
 export { type ToolOptions, tool } from './tool.ts'

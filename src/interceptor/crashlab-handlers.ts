@@ -4,6 +4,8 @@ import { handleExchange } from '../engine/handle-exchange.ts'
 import { REFUSAL_HEADER, refusalResponse } from '../engine/refusal-response.ts'
 import type { Session } from '../engine/session.ts'
 import { CrashlabError } from '../errors.ts'
+import { isMcpStreamRequest, type McpMessage, readMcpRequest } from '../mcp/mcp-message.ts'
+import { findAdapter } from '../providers/registry.ts'
 import { type HostMatcher, hostMatcher } from './host-matcher.ts'
 import { hostEntry } from './internal/host-entry.ts'
 import { readModelShaped } from './internal/model-shaped.ts'
@@ -15,8 +17,9 @@ import type { InterceptorOptions } from './types.ts'
 
 /**
  * crashlab's MSW handlers, for a project that runs its own MSW server: the model-hosts handler records
- * and replays, through the current Session, every call to the intercepted hosts and every model call
- * on any other host (recognised by its method, path and body: `readModelShaped`), and the guard applies
+ * and replays, through the current Session, every call to the intercepted hosts, every model call on
+ * any other host (recognised by its method, path and body: `readModelShaped`) and every MCP request
+ * (by its JSON-RPC body: docs/mcp.md), and the guard applies
  * the replay rule to the rest (`replayRule`: a model call outside the cassette is refused on any host,
  * any other request passes to loopback or an `allowHosts` host and is refused elsewhere). Put them
  * after your own handlers: MSW tries handlers in order, so your mocks answer first and the guard only
@@ -71,8 +74,9 @@ function modelHostsHandler(intercepted: HostMatcher, rule: ReplayRule): HttpHand
 
 /**
  * The answer to a request made inside a recording or replaying Session: the exchange through the
- * Session for a call to an intercepted host or a model call on any other host (recognised by its
- * method, path and body: `readModelShaped`), undefined for anything else (the next handler's, then the
+ * Session for a call to an intercepted host, a model call on any other host (recognised by its
+ * method, path and body: `readModelShaped`) or an MCP request on any host (recognised by its JSON-RPC
+ * body: `readMcpRequest`, docs/mcp.md), undefined for anything else (the next handler's, then the
  * guard's). What fails rejects as fetch rejects: `Response.error()`.
  *
  * @example
@@ -84,6 +88,11 @@ export async function modelCallAnswer(
   request: Request,
   url: URL,
 ): Promise<Response | undefined> {
+  // An MCP request, on any host, recognised by its JSON-RPC body (or, bodiless, by its MCP headers).
+  // A model API's path on a listed host is a model call: its body is not read for this.
+  const isModelApi = intercepted(url) && findAdapter({ method: request.method, url: request.url })
+  const mcp = isModelApi ? undefined : await mcpOf(request)
+  if (mcp) return mcpAnswer(session, request, url, mcp)
   // A model call on a host nobody listed (a local model server, a gateway, a test's server on a port
   // picked at start) is recorded and replayed like a listed host's, by its wire shape. Anything else
   // falls through to the next handler (the user's, then the guard).
@@ -101,6 +110,33 @@ export async function modelCallAnswer(
     // connection, a crash test's timeout): a network error for the caller, which the replay fast path
     // delivers as the error itself. Throwing here instead would reach the agent as an HTTP 500 that
     // SDKs retry and agents swallow.
+    return rejectionResponse(error)
+  }
+}
+
+/** A request's MCP messages, `'stream'` for an MCP session's GET or DELETE, or undefined: not MCP. */
+async function mcpOf(request: Request): Promise<McpMessage[] | 'stream' | undefined> {
+  if (isMcpStreamRequest(request.method, request.headers)) return 'stream'
+  return readMcpRequest(request)
+}
+
+/**
+ * An MCP exchange through the Session (src/mcp, loaded on the first MCP request): answered like a model
+ * call, a refusal counted in the ledger and a failure rejected as fetch rejects.
+ */
+async function mcpAnswer(
+  session: Session,
+  request: Request,
+  url: URL,
+  mcp: McpMessage[] | 'stream',
+): Promise<Response> {
+  try {
+    const { mcpExchange } = await import('../mcp/mcp-exchange.ts')
+    const response = await mcpExchange(session, request, mcp === 'stream' ? undefined : mcp, upstream)
+    if (session.mode === 'replay' && response.headers.has(REFUSAL_HEADER))
+      networkLedger().refused.push(requestText(request, url))
+    return response
+  } catch (error) {
     return rejectionResponse(error)
   }
 }

@@ -144,6 +144,24 @@ export const HttpStepSchema = lazySchema(() =>
   }),
 )
 
+/**
+ * A tool step that is an MCP `tools/call`: which server answered, and the HTTP exchange as it went, so
+ * that a replay answers with the same framing (JSON or SSE), status and `Mcp-Session-Id`.
+ */
+export const McpCallSchema = lazySchema(() =>
+  zod.strictObject({
+    /** The server's name from its `initialize` answer (`serverInfo.name`), else the URL's host. */
+    server: zod.string(),
+    /** The JSON-RPC method: `tools/call`. */
+    method: zod.string(),
+    /** The result said `isError: true`: the tool ran and reported a failure to the model. */
+    isError: zod.boolean().optional(),
+    request: WireRequestSchema,
+    /** The HTTP answer; null when the connection failed (then see the step's `error`). */
+    response: WireResponseSchema.nullable(),
+  }),
+)
+
 export const ToolStepSchema = lazySchema(() =>
   zod.strictObject({
     ...stepBase,
@@ -157,6 +175,8 @@ export const ToolStepSchema = lazySchema(() =>
     sideEffects: zod.boolean(),
     /** A call that was blocked instead of run (a side-effect tool during a fork). */
     blocked: zod.boolean().optional(),
+    /** Set when the call was an MCP server's tool (`tools/call`), recorded from the wire. */
+    mcp: McpCallSchema.optional(),
   }),
 )
 
@@ -175,6 +195,7 @@ export type Finding = z.infer<typeof FindingSchema>
 export type Cost = z.infer<typeof CostSchema>
 export type LlmStep = z.infer<typeof LlmStepSchema>
 export type HttpStep = z.infer<typeof HttpStepSchema>
+export type McpCall = z.infer<typeof McpCallSchema>
 export type ToolStep = z.infer<typeof ToolStepSchema>
 export type Step = z.infer<typeof StepSchema>
 export type StepType = Step['type']

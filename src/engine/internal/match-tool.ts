@@ -20,7 +20,8 @@ export function takeRecordedTool(session: Session, name: string, args: JsonValue
 export function peekRecordedTool(session: Session, name: string, args: JsonValue): ToolStep | undefined {
   const key = argsKey(session, args)
   for (const step of session.unconsumed()) {
-    if (step.type !== 'tool' || step.name !== name) continue
+    // An MCP server's tool call is answered from the wire (src/mcp), never by a `tool()` wrapper.
+    if (step.type !== 'tool' || step.name !== name || step.mcp) continue
     if (argsKey(session, step.args) === key) return step
   }
   return undefined
@@ -32,7 +33,7 @@ function argsKey(session: Session, args: JsonValue): string {
 
 /** The divergence for a tool call that matched nothing, diffed against the nearest recorded tool call. */
 export function toolDivergence(session: Session, name: string, args: JsonValue): DivergenceError {
-  const tools = (session.recorded?.steps ?? []).filter((s): s is ToolStep => s.type === 'tool')
+  const tools = (session.recorded?.steps ?? []).filter((s): s is ToolStep => s.type === 'tool' && !s.mcp)
   const unused = new Set(session.unconsumed().map((s) => s.index))
   // The nearest is searched among the unused calls of the same tool, then any unused call (a different
   // tool at this point), then every recorded call (the agent calls this tool once more than recorded).

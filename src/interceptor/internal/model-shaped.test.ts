@@ -7,9 +7,12 @@ import { type CountingServer, startCountingServer } from './counting-server.ts'
 import { modelShaped, readModelShaped } from './model-shaped.ts'
 
 // What makes a request a model call on a host nobody listed: method, path and body. MCP's HTTP+SSE
-// transport posts JSON-RPC to `/messages`, the path of Anthropic's API: the body tells them apart.
+// transport posts JSON-RPC to `/messages`, the path of Anthropic's API: the body tells them apart (and
+// src/mcp records an MCP body as MCP).
 
 const RPC = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_order', arguments: {} } }
+/** JSON-RPC that is not MCP: no method of MCP's. */
+const OTHER_RPC = { jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to: '0x0' }, 'latest'] }
 const ANTHROPIC = { model: 'claude-test', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] }
 
 const post = (url: string, body: unknown) =>
@@ -80,15 +83,27 @@ describe('through the interceptor, on a loopback host nobody listed', () => {
   const send = (path: string, body: unknown) => () =>
     fetch(post(`${server.url}${path}`, body)).then((r) => r.status)
 
-  it('a JSON-RPC post to /v1/messages is left alone: it reaches the server, recording and replaying', async () => {
+  it('a JSON-RPC post of another protocol to /v1/messages is left alone: it reaches the server, recording and replaying', async () => {
     const before = server.connections()
-    const rec = await recordRun(send('/v1/messages', RPC))
+    const rec = await recordRun(send('/v1/messages', OTHER_RPC))
     expect(rec.output).toBe(200)
     expect(rec.loaded.steps).toEqual([])
-    const replay = await replayRun(rec.loaded, send('/v1/messages', RPC))
+    const replay = await replayRun(rec.loaded, send('/v1/messages', OTHER_RPC))
     expect(replay.output).toBe(200)
     expect(replay.session.errors).toEqual([])
     expect(server.connections()).toBe(before + 2)
+  })
+
+  it('an MCP post to /v1/messages is no model call: it is recorded as MCP, and replayed without the server', async () => {
+    const before = server.connections()
+    const rec = await recordRun(send('/v1/messages', RPC))
+    expect(rec.loaded.steps.map((s) => (s.type === 'tool' ? `tool ${s.name}` : s.type))).toEqual([
+      'tool get_order',
+    ])
+    const replay = await replayRun(rec.loaded, send('/v1/messages', RPC))
+    expect(replay.output).toBe(200)
+    expect(replay.session.errors).toEqual([])
+    expect(server.connections()).toBe(before + 1)
   })
 
   it('an Anthropic-shaped post to /v1/messages is recorded, and replayed without reaching the server', async () => {

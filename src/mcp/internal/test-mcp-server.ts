@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import type { ZodRawShapeCompat } from '@modelcontextprotocol/sdk/server/zod-compat.js'
+import { lazySchema, zod } from '../../lazy-zod.ts'
+
+/**
+ * A real MCP server for tests (the SDK's `McpServer` over Streamable HTTP on loopback): `get_order`
+ * reads, `issue_refund` counts its runs and reports a refund over 100 as a failed call (`isError`).
+ */
+export interface TestMcpServer {
+  /** The MCP endpoint, `http://127.0.0.1:PORT/mcp`. */
+  url: string
+  /** How many times `issue_refund` ran. */
+  refunds: () => number
+  /** TCP connections the server accepted. */
+  connections: () => number
+  close: () => Promise<void>
+}
+
+const orderShape = lazySchema(() => ({ orderId: zod.string() }))
+const refundShape = lazySchema(() => ({ orderId: zod.string(), amount: zod.number() }))
+
+/**
+ * Starts one; `json: true` answers POSTs with JSON, else with an SSE stream (the SDK's default).
+ *
+ * @example
+ * const server = await startTestMcpServer({ json: false })
+ */
+export async function startTestMcpServer(options: { json: boolean }): Promise<TestMcpServer> {
+  let refunds = 0
+  let connections = 0
+  const transports = new Map<string, StreamableHTTPServerTransport>()
+
+  const newServer = () => {
+    const server = new McpServer({ name: 'orders-server', version: '1.0.0' })
+    server.registerTool(
+      'get_order',
+      { description: 'Reads an order', inputSchema: { ...orderShape } as ZodRawShapeCompat },
+      async (args) => {
+        const { orderId } = args as { orderId: string }
+        return {
+          content: [{ type: 'text', text: `order ${orderId}: delivered, broken` }],
+          structuredContent: { orderId, status: 'delivered' },
+        }
+      },
+    )
+    server.registerTool(
+      'issue_refund',
+      { description: 'Refunds an order', inputSchema: { ...refundShape } as ZodRawShapeCompat },
+      async (args) => {
+        const { orderId, amount } = args as { orderId: string; amount: number }
+        refunds++
+        if (amount > 100)
+          return { content: [{ type: 'text', text: `refund of ${amount} is over the limit` }], isError: true }
+        return { content: [{ type: 'text', text: `refunded ${amount} for ${orderId}` }] }
+      },
+    )
+    return server
+  }
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const id = req.headers['mcp-session-id']
+    let transport = typeof id === 'string' ? transports.get(id) : undefined
+    if (!transport) {
+      if (req.method !== 'POST') {
+        res.writeHead(400).end('no session')
+        return
+      }
+      const created = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        enableJsonResponse: options.json,
+        onsessioninitialized: (sid) => {
+          transports.set(sid, created)
+        },
+      })
+      transport = created
+      await newServer().connect(created)
+    }
+    await transport.handleRequest(req, res)
+  }
+
+  const http: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500)
+      res.end(String(error))
+    })
+  })
+  http.on('connection', () => connections++)
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r))
+  const { port } = http.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    refunds: () => refunds,
+    connections: () => connections,
+    close: async () => {
+      for (const t of transports.values()) await t.close()
+      http.closeAllConnections()
+      await new Promise<void>((r) => http.close(() => r()))
+    },
+  }
+}

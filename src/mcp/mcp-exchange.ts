@@ -1,0 +1,277 @@
+import type { JsonValue } from '../case/schema/json.ts'
+import type { Step, StepError, ToolStep, WireRequest, WireResponse } from '../case/schema/step.ts'
+import { DivergenceError } from '../engine/divergence-error.ts'
+import { diffRequests } from '../engine/index.ts'
+import { refusalResponse } from '../engine/refusal-response.ts'
+import type { NewStep, Session } from '../engine/session.ts'
+import { recordResponse } from '../engine/streams/record-response.ts'
+import { replayNetworkError, replayResponse } from '../engine/streams/replay-response.ts'
+import { toJsonValue, toStepError } from '../engine/values.ts'
+import { redactDocument } from '../redact/redact-document.ts'
+import {
+  isMcpStep,
+  matchKey,
+  matchShape,
+  mcpWireOf,
+  mcpWireRequest,
+  readdressed,
+  recordedKey,
+  recordedMessages,
+  rpcAnswer,
+} from './internal/mcp-wire.ts'
+import type { McpMessage } from './mcp-message.ts'
+
+/**
+ * Sends a request to the MCP server while recording: MSW's `fetch(bypass(req))`.
+ *
+ * @example
+ * const upstream: McpUpstream = (req) => fetch(bypass(req))
+ */
+export type McpUpstream = (request: Request) => Promise<Response>
+
+/**
+ * One MCP exchange over Streamable HTTP, recorded or replayed through the Session (the older HTTP+SSE
+ * transport's POSTs too, but its answers come on its GET stream, which is not recorded: docs/mcp.md). `messages` are the request's MCP messages (`readMcpRequest`), or
+ * undefined for a bodiless GET or DELETE of an MCP session (`isMcpStreamRequest`).
+ *
+ * - record: the request goes to the server; its answer reaches the caller unchanged (an SSE answer
+ *   event by event) and becomes a step when it ends: `tools/call` a `tool` step (the tool's name and
+ *   arguments, the MCP result, and `mcp` with the server, `isError` and the HTTP exchange), any other
+ *   message an `http` step labelled `mcp:<method>`. A GET (the server's own stream) and a DELETE go to
+ *   the server and are not recorded.
+ * - replay: nothing is sent. The first unused recorded MCP step with the same methods and params (the
+ *   JSON-RPC id, `_meta`, the session id and the URL play no part) answers, with its recorded status,
+ *   headers (`Mcp-Session-Id`) and framing, readdressed to the live request's id. A request the
+ *   recording does not hold is a divergence naming the method and the tool; a notification or a
+ *   response to the server gets `202 Accepted`. A GET gets `405` (a server may offer no stream), a
+ *   DELETE `200`.
+ *
+ * @example
+ * const messages = await readMcpRequest(request)
+ * if (messages) return mcpExchange(session, request, messages, (req) => fetch(bypass(req)))
+ */
+export async function mcpExchange(
+  session: Session,
+  request: Request,
+  messages: McpMessage[] | undefined,
+  upstream: McpUpstream,
+): Promise<Response> {
+  if (session.halted) return refusalResponse(session.halted)
+  if (!messages) {
+    if (session.mode !== 'replay') return upstream(request)
+    return request.method === 'GET'
+      ? new Response(null, { status: 405, headers: { allow: 'POST, DELETE' } })
+      : new Response(null, { status: 200 })
+  }
+  session.forkIfDue()
+  const text = await request.text()
+  const wire = mcpWireRequest(request, text)
+  const url = new URL(request.url)
+  const startedAt = new Date().toISOString()
+  const t0 = performance.now()
+  const key = matchKey(session, messages)
+  // A replay, and a fork past its fork step (where a call equal to a recorded one keeps its answer, as
+  // `tool()` does), answer from the recording when it holds the call.
+  if (session.mode === 'replay' || session.forkAt !== undefined) {
+    const recorded = session.findUnconsumed((s) => isMcpStep(s) && recordedKey(session, s) === key)
+    if (recorded) return served(session, recorded, messages, url, request.url)
+  }
+  if (session.mode === 'replay') {
+    if (!messages.some((m) => m.kind === 'request')) {
+      // A notification, or an answer to the server's own request: accepted, as a server accepts it.
+      const response: WireResponse = { status: 202, headers: {}, body: null }
+      addStep(session, { wire, messages, url, startedAt, t0 }, response, null)
+      return new Response(null, { status: 202 })
+    }
+    const divergence = mcpDivergence(session, messages)
+    if (!session.recordFrom(divergence)) {
+      session.fail(divergence)
+      return refusalResponse(divergence)
+    }
+  }
+
+  const headers = new Headers(request.headers)
+  headers.set('accept-encoding', 'identity')
+  headers.delete('content-length')
+  const exchange = { wire, messages, url, startedAt, t0 }
+  let res: Response
+  try {
+    res = await upstream(
+      new Request(request.url, { method: 'POST', headers, body: text, signal: request.signal }),
+    )
+  } catch (error) {
+    addStep(session, exchange, null, toStepError(error))
+    throw error
+  }
+  return recordResponse(session, res, t0, (response) => addStep(session, exchange, response, null))
+}
+
+/** A recorded step's answer, served to the live request (the step joins the run as recorded). */
+function served(session: Session, step: Step, live: McpMessage[], url: URL, requestUrl: string): Response {
+  session.consume(step.index)
+  session.addStep({ ...step } as NewStep)
+  const wire = mcpWireOf(step)
+  const response = wire?.response
+  if (!response) throw replayNetworkError(step.error ?? { name: 'TypeError', message: 'fetch failed' })
+  const recorded = recordedMessages(step) ?? []
+  learnServer(session, url, recorded, response)
+  return replayResponse(readdressed(response, recorded, live), {
+    incomplete: false,
+    timing: session.replayTiming,
+    url: requestUrl,
+  })
+}
+
+/** An MCP exchange in flight: what the step is made of. */
+interface Exchange {
+  wire: WireRequest
+  messages: McpMessage[]
+  url: URL
+  startedAt: string
+  t0: number
+}
+
+function addStep(
+  session: Session,
+  exchange: Exchange,
+  response: WireResponse | null,
+  error: StepError | null,
+): void {
+  const { messages, url, wire } = exchange
+  const timing = { startedAt: exchange.startedAt, durationMs: Math.round(performance.now() - exchange.t0) }
+  const single = messages.length === 1 ? messages[0] : undefined
+  const request = single?.kind === 'request' ? single : undefined
+  const answer = request && response ? rpcAnswer(response, request.id) : undefined
+  if (request?.method === 'initialize' && response) learnServer(session, url, messages, response)
+  const httpError =
+    response && response.status >= 400
+      ? { name: 'McpError', message: `HTTP ${response.status}`, status: response.status }
+      : null
+  if (request?.method !== 'tools/call') {
+    session.addStep({
+      type: 'http',
+      label: labelOf(messages),
+      timing,
+      error: error ?? rpcError(answer) ?? httpError,
+      request: wire,
+      response,
+    })
+    return
+  }
+  const params = (request.params ?? {}) as { name?: unknown; arguments?: unknown }
+  const result = answer && 'result' in answer ? toJsonValue(answer.result) : undefined
+  const isError = (result as { isError?: unknown } | undefined)?.isError === true
+  const step: Omit<ToolStep, 'index'> = {
+    type: 'tool',
+    name: String(params.name ?? ''),
+    args: toJsonValue(params.arguments ?? {}),
+    // Unknown until the server's tool annotations are read: a fork never runs such a tool live.
+    sideEffects: true,
+    timing,
+    error: error ?? rpcError(answer) ?? (answer ? null : (httpError ?? noAnswer(response))),
+    mcp: {
+      server: serverOf(session, url),
+      method: 'tools/call',
+      ...(isError ? { isError } : {}),
+      request: wire,
+      response,
+    },
+  }
+  if (result !== undefined) step.result = result as JsonValue
+  session.addStep(step)
+}
+
+function labelOf(messages: McpMessage[]): string {
+  if (messages.length > 1) return 'mcp:batch'
+  const m = messages[0]!
+  return m.kind === 'response' ? 'mcp:response' : `mcp:${m.method}`
+}
+
+/** A JSON-RPC error answer as the step's error. */
+function rpcError(answer: ReturnType<typeof rpcAnswer>): StepError | null {
+  const e = answer?.error
+  if (!e) return null
+  return {
+    name: 'McpError',
+    message: typeof e.message === 'string' ? e.message : 'JSON-RPC error',
+    ...(e.code === undefined ? {} : { code: String(e.code) }),
+  }
+}
+
+function noAnswer(response: WireResponse | null): StepError | null {
+  return response ? { name: 'McpError', message: 'the server sent no answer to the call' } : null
+}
+
+/** Server names per Session: the `initialize` answer's `serverInfo.name`, by endpoint. */
+const SERVERS = new WeakMap<Session, Map<string, string>>()
+
+function endpointOf(url: URL): string {
+  return `${url.origin}${url.pathname}`
+}
+
+function learnServer(
+  session: Session,
+  url: URL,
+  messages: readonly McpMessage[],
+  response: WireResponse,
+): void {
+  const init = messages.find((m) => m.kind === 'request' && m.method === 'initialize')
+  if (init?.kind !== 'request') return
+  const result = rpcAnswer(response, init.id)?.result as { serverInfo?: { name?: unknown } } | undefined
+  const name = result?.serverInfo?.name
+  if (typeof name !== 'string') return
+  let servers = SERVERS.get(session)
+  if (!servers) {
+    servers = new Map()
+    SERVERS.set(session, servers)
+  }
+  servers.set(endpointOf(url), name)
+}
+
+/** The server a call went to: its name when its `initialize` was seen in this Session, else the URL's host. */
+function serverOf(session: Session, url: URL): string {
+  return SERVERS.get(session)?.get(endpointOf(url)) ?? url.host
+}
+
+/**
+ * The divergence for an MCP request the recording does not hold, diffed against the nearest recorded
+ * MCP call: an unused one with the same method (and tool) first, then any unused one, then any.
+ */
+function mcpDivergence(session: Session, live: McpMessage[]): DivergenceError {
+  const request = live.find((m) => m.kind === 'request')
+  const tool =
+    request?.method === 'tools/call' ? (request.params as { name?: unknown } | undefined)?.name : undefined
+  const call =
+    typeof tool === 'string' ? `MCP tools/call of tool "${tool}"` : `MCP ${request?.method ?? 'batch'}`
+  const steps = (session.recorded?.steps ?? []).filter(isMcpStep)
+  const unused = new Set(session.unconsumed().map((s) => s.index))
+  const sameCall = (s: Step) => {
+    const first = recordedMessages(s)?.find((m) => m.kind === 'request')
+    if (first?.kind !== 'request' || first.method !== request?.method) return false
+    return tool === undefined || (s.type === 'tool' && s.name === tool)
+  }
+  const pools = [
+    steps.filter((s) => unused.has(s.index) && sameCall(s)),
+    steps.filter((s) => unused.has(s.index) && recordedMessages(s)?.some((m) => m.kind === 'request')),
+    steps.filter(sameCall),
+  ]
+  const pool = pools.find((p) => p.length > 0) ?? []
+  // Both sides redacted, as the cassette holds the recorded one: the message never shows a secret.
+  const redacted = (messages: readonly McpMessage[]) =>
+    redactDocument(matchShape(messages), { redactor: session.redactor }).value
+  const shown = redacted(live)
+  let nearest: { step: Step; differences: ReturnType<typeof diffRequests> } | undefined
+  for (const step of pool) {
+    const differences = diffRequests(redacted(recordedMessages(step) ?? []), shown)
+    if (!nearest || differences.length < nearest.differences.length) nearest = { step, differences }
+  }
+  return new DivergenceError({
+    where: session.where,
+    stepIndex: session.run.steps.length,
+    call,
+    nearestStep: nearest?.step.index ?? null,
+    nearestUsed: nearest ? !unused.has(nearest.step.index) : false,
+    differences: nearest?.differences ?? [],
+    cassettePath: session.cassettePath,
+  })
+}
