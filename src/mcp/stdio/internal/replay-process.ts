@@ -41,6 +41,7 @@ export class ReplayProcess extends EventEmitter {
   readonly #options: ReplayProcessOptions
   readonly #lines = new LineSplitter()
   #pending = 0
+  #written: Promise<void> = Promise.resolve()
   #stdinEnded = false
   #exited = false
 
@@ -98,23 +99,28 @@ export class ReplayProcess extends EventEmitter {
     if (message === undefined || !isJsonRpcRequest(message)) return
     const { server, spawnId, answer, onMiss } = this.#options
     this.#pending += 1
-    void (async () => {
-      let reply: readonly JsonRpcMessage[] | undefined
+    const reply = (async (): Promise<{ messages: readonly JsonRpcMessage[]; miss?: StdioMiss }> => {
       let cause: unknown
       try {
-        reply = await answer(server, message)
+        const messages = await answer(server, message)
+        if (messages !== undefined) return { messages }
       } catch (error) {
         cause = error
       }
-      if (reply === undefined) {
-        const error = missError(server, message, cause)
-        reply = [{ jsonrpc: '2.0', id: message.id, error: { code: MISS_ERROR_CODE, message: error.message } }]
-        onMiss?.({ server, spawnId, request: message, error })
-      }
-      if (!this.#exited) for (const out of reply) this.stdout.push(`${JSON.stringify(out)}\n`)
+      const error = missError(server, message, cause)
+      const messages = [
+        { jsonrpc: '2.0', id: message.id, error: { code: MISS_ERROR_CODE, message: error.message } },
+      ] as const
+      return { messages, miss: { server, spawnId, request: message, error } }
+    })()
+    // Answers are worked out together but written in the order the requests came: a replay is deterministic.
+    this.#written = this.#written.then(async () => {
+      const { messages, miss } = await reply
+      if (miss) onMiss?.(miss)
+      if (!this.#exited) for (const out of messages) this.stdout.push(`${JSON.stringify(out)}\n`)
       this.#pending -= 1
       this.#exitWhenIdle()
-    })()
+    })
   }
 
   /** A server whose stdin ended exits once it has answered what it was asked, as the real one would. */
