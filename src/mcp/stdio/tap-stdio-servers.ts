@@ -47,7 +47,8 @@ const childProcess = createRequire(import.meta.url)('node:child_process') as { s
  * `MCPServerStdio` uses) and `@ai-sdk/mcp` all start their server with `cross-spawn`, which calls
  * `require('child_process').spawn` when it runs: the tap replaces that function on Node's one
  * `child_process` exports object (and syncs the ES-module view of it, for code that imports `spawn` by
- * name). A `live` spawn is the real process, its messages reported to `onMessage` once its first client
+ * name). Taps nest: the newest decides first, and a spawn it ignores goes to the one installed before it.
+ * A `live` spawn is the real process, its messages reported to `onMessage` once its first client
  * line is an opening MCP request; a `replay` spawn starts no process and answers from `answer`; an
  * `ignore` spawn is untouched.
  *
@@ -59,9 +60,6 @@ const childProcess = createRequire(import.meta.url)('node:child_process') as { s
  * const replay = tapStdioServers({ decide: () => 'replay', answer: recordedAnswerer(events), onMiss: fail })
  */
 export function tapStdioServers(options: TapStdioServersOptions): StdioTap {
-  const previous = childProcess.spawn
-  let active = true
-  let spawns = 0
   const guard = <A extends unknown[]>(fn: ((...args: A) => void) | undefined) =>
     fn === undefined
       ? undefined
@@ -76,50 +74,104 @@ export function tapStdioServers(options: TapStdioServersOptions): StdioTap {
               })
           }
         }
-  const onMessage = guard(options.onMessage)
-  const onMiss = guard(options.onMiss)
-
-  const hooked: Spawn = function (this: unknown, command, argsOrOptions, maybeOptions) {
-    if (!active) return previous.call(this, command, argsOrOptions, maybeOptions)
-    const args = Array.isArray(argsOrOptions) ? (argsOrOptions as readonly string[]) : []
-    const spawnOptions = (Array.isArray(argsOrOptions) ? maybeOptions : argsOrOptions) as
-      | SpawnOptions
-      | undefined
-    const cwd = spawnOptions?.cwd === undefined ? undefined : String(spawnOptions.cwd)
-    const decision = options.decide({ command, args: [...args], ...(cwd === undefined ? {} : { cwd }) })
-    if (decision === 'ignore') return previous.call(this, command, argsOrOptions, maybeOptions)
-    const server: StdioServer = { command, args: [...args] }
-    spawns += 1
-    const spawnId = spawns
-    if (decision === 'replay') {
-      const stdio = spawnOptions?.stdio
-      return new ReplayProcess({
-        server,
-        spawnId,
-        answer: options.answer ?? (() => undefined),
-        onMiss,
-        // Node's default for a missing or null entry is a pipe.
-        stderr: (Array.isArray(stdio) ? stdio[2] : stdio) ?? 'pipe',
-        signal: spawnOptions?.signal,
-        killSignal: spawnOptions?.killSignal,
-      }) as unknown as ChildProcess
-    }
-    const child = previous.call(this, command, argsOrOptions, maybeOptions)
-    if (onMessage) tapLiveChild(child, server, spawnId, onMessage)
-    return child
+  const tap: InstalledTap = {
+    options,
+    onMessage: guard(options.onMessage),
+    onMiss: guard(options.onMiss),
+    spawns: 0,
   }
-
-  childProcess.spawn = hooked
-  syncBuiltinESMExports()
+  const registry = taps()
+  if (registry.list.length === 0 && childProcess.spawn !== registry.hook) {
+    registry.original = childProcess.spawn
+    childProcess.spawn = registry.hook
+    syncBuiltinESMExports()
+  }
+  registry.list.push(tap)
   return {
     uninstall() {
-      if (!active) return
-      active = false
-      // A tap installed after this one still holds `hooked`; it stays and passes through.
-      if (childProcess.spawn === hooked) {
-        childProcess.spawn = previous
+      const index = registry.list.indexOf(tap)
+      if (index === -1) return
+      registry.list.splice(index, 1)
+      // Code that wrapped spawn after the tap still holds the hook, which passes through once no tap is left.
+      if (registry.list.length === 0 && childProcess.spawn === registry.hook) {
+        childProcess.spawn = registry.original
         syncBuiltinESMExports()
       }
     },
   }
+}
+
+interface InstalledTap {
+  options: TapStdioServersOptions
+  onMessage: ((event: StdioMessageEvent) => void) | undefined
+  onMiss: ((miss: StdioMiss) => void) | undefined
+  spawns: number
+}
+
+interface Registry {
+  /** Installed taps, oldest first: the newest decides first, and one that ignores a spawn hands it to the one before. */
+  list: InstalledTap[]
+  original: Spawn
+  hook: Spawn
+}
+
+/**
+ * The one hook on `child_process.spawn` and the taps it serves, kept on `globalThis`: a process that holds
+ * two copies of crashlab (its sources and its build) must not install two hooks that restore each other.
+ */
+function taps(): Registry {
+  const key = Symbol.for('crashlab.mcp.stdio.taps')
+  const store = globalThis as unknown as Record<symbol, Registry | undefined>
+  let registry = store[key]
+  if (registry === undefined) {
+    const created: Registry = {
+      list: [],
+      original: childProcess.spawn,
+      hook(this: unknown, command, argsOrOptions, maybeOptions) {
+        return spawnThrough(created, created.list.length - 1, this, command, argsOrOptions, maybeOptions)
+      },
+    }
+    registry = created
+    store[key] = created
+  }
+  return registry
+}
+
+function spawnThrough(
+  registry: Registry,
+  index: number,
+  self: unknown,
+  command: string,
+  argsOrOptions: readonly string[] | SpawnOptions | undefined,
+  maybeOptions: SpawnOptions | undefined,
+): ChildProcess {
+  const tap = registry.list[index]
+  if (tap === undefined) return registry.original.call(self, command, argsOrOptions, maybeOptions)
+  const args = Array.isArray(argsOrOptions) ? (argsOrOptions as readonly string[]) : []
+  const spawnOptions = (Array.isArray(argsOrOptions) ? maybeOptions : argsOrOptions) as
+    | SpawnOptions
+    | undefined
+  const cwd = spawnOptions?.cwd === undefined ? undefined : String(spawnOptions.cwd)
+  const decision = tap.options.decide({ command, args: [...args], ...(cwd === undefined ? {} : { cwd }) })
+  if (decision === 'ignore')
+    return spawnThrough(registry, index - 1, self, command, argsOrOptions, maybeOptions)
+  const server: StdioServer = { command, args: [...args] }
+  tap.spawns += 1
+  const spawnId = tap.spawns
+  if (decision === 'replay') {
+    const stdio = spawnOptions?.stdio
+    return new ReplayProcess({
+      server,
+      spawnId,
+      answer: tap.options.answer ?? (() => undefined),
+      onMiss: tap.onMiss,
+      // Node's default for a missing or null entry is a pipe.
+      stderr: (Array.isArray(stdio) ? stdio[2] : stdio) ?? 'pipe',
+      signal: spawnOptions?.signal,
+      killSignal: spawnOptions?.killSignal,
+    }) as unknown as ChildProcess
+  }
+  const child = registry.original.call(self, command, argsOrOptions, maybeOptions)
+  if (tap.onMessage) tapLiveChild(child, server, spawnId, tap.onMessage)
+  return child
 }
