@@ -3,7 +3,7 @@ import { once } from 'node:events'
 import { createRequire } from 'node:module'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type StdioTap, tapStdioServers } from './tap-stdio-servers.ts'
-import type { StdioMessageEvent, StdioSpawn } from './types.ts'
+import type { StdioDecision, StdioMessageEvent, StdioSpawn } from './types.ts'
 
 const childProcess = createRequire(import.meta.url)(
   'node:child_process',
@@ -148,8 +148,12 @@ describe('installing and uninstalling the tap', () => {
 
   it('nests taps: the newest decides first, one that ignores hands the spawn to the one before', () => {
     const decisions: string[] = []
-    const first = tapStdioServers({ decide: () => (decisions.push('first'), 'replay') })
-    const second = tapStdioServers({ decide: () => (decisions.push('second'), 'ignore') })
+    const deciding = (name: string, decision: StdioDecision) => () => {
+      decisions.push(name)
+      return decision
+    }
+    const first = tapStdioServers({ decide: deciding('first', 'replay') })
+    const second = tapStdioServers({ decide: deciding('second', 'ignore') })
     const replayed = childProcess.spawn('definitely-not-installed-mcp-server', [])
     expect(replayed.pid).toBeUndefined()
     replayed.kill()
