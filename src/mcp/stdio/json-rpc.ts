@@ -43,6 +43,9 @@ export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcRespo
  * probe that `@ai-sdk/mcp` sends before `initialize` on the same process, and that
  * `@modelcontextprotocol/client` sends on a separate, short-lived process when its version negotiation
  * is on (the Agents SDK's `MCPServerStdio` turns it on).
+ *
+ * @example
+ * OPENING_METHODS.includes(firstRequest.method) // → the spawn is an MCP server
  */
 export const OPENING_METHODS: readonly string[] = ['initialize', 'server/discover']
 

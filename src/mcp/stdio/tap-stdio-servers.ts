@@ -11,6 +11,7 @@ import type {
   StdioSpawn,
 } from './types.ts'
 
+/** What `tapStdioServers` does with each spawn, and where it reports. */
 export interface TapStdioServersOptions {
   /** Called once per spawn, before anything starts. */
   decide: (spawn: StdioSpawn) => StdioDecision
