@@ -112,6 +112,8 @@ export const ERROR_CODES = [
   'E_FAULT_INVALID',
   // crash tests in Vitest (fixtures/): an agent that did not survive a fault
   'E_CRASH_FAILED',
+  // MCP servers over stdio (src/mcp): a request of a replayed server that the recording does not hold
+  'E_MCP_REPLAY_MISSING',
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

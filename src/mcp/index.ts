@@ -2,6 +2,9 @@
  * MCP over HTTP: recognising Model Context Protocol requests by their JSON-RPC body on any host, and
  * recording and replaying them through the Session (`tools/call` as a `tool` step, the rest as `http`
  * steps labelled `mcp:<method>`). The interceptor loads `mcp-exchange.ts` on the first MCP request.
+ *
+ * MCP servers an agent starts over stdio: their JSON-RPC messages seen at `child_process.spawn` and
+ * replayed without starting them (docs/mcp-stdio.md); not wired into the Session yet.
  */
 export { type McpUpstream, mcpExchange } from './mcp-exchange.ts'
 export {
@@ -12,3 +15,26 @@ export {
   readMcpMessages,
   readMcpRequest,
 } from './mcp-message.ts'
+export {
+  isJsonRpcNotification,
+  isJsonRpcRequest,
+  isJsonRpcResponse,
+  type JsonRpcError,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  OPENING_METHODS,
+  parseJsonRpcLine,
+  recordedAnswerer,
+  type StdioAnswer,
+  type StdioDecision,
+  type StdioMessageEvent,
+  type StdioMiss,
+  type StdioServer,
+  type StdioSpawn,
+  type StdioTap,
+  type TapStdioServersOptions,
+  tapStdioServers,
+} from './stdio/index.ts'
