@@ -186,6 +186,7 @@ export {
   unpricedSteps,
 } from './cost/index.ts'
 export {
+  ALL_MCP_FAULTS,
   ALL_MODEL_FAULTS,
   ALL_TOOL_FAULTS,
   type CrashCellResult,
@@ -194,6 +195,7 @@ export {
   type CrashOutcome,
   type Fault,
   faultLabel,
+  type McpFault,
   type ModelFault,
   parseFault,
   runCrashMatrix,

@@ -13,6 +13,7 @@ export {
   runCrashVariant,
 } from './crash/crash-variant.ts'
 export {
+  ALL_MCP_FAULTS,
   ALL_MODEL_FAULTS,
   ALL_TOOL_FAULTS,
   type Fault,

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { CrashlabError } from '../errors.ts'
 import {
+  ALL_MCP_FAULTS,
   ALL_MODEL_FAULTS,
   ALL_TOOL_FAULTS,
   FAULT_KINDS,
   type Fault,
   faultLabel,
   isModelFault,
+  MCP_FAULT_KINDS,
   MODEL_FAULT_KINDS,
   parseFault,
   parseFaultList,
@@ -25,7 +27,9 @@ function thrown(fn: () => unknown): CrashlabError {
 
 describe('FAULT_KINDS and the default instances', () => {
   it('every kind has a summary and a target, and the lists follow the kind order', () => {
-    expect(Object.keys(FAULT_KINDS)).toEqual([...MODEL_FAULT_KINDS, ...TOOL_FAULT_KINDS])
+    expect(Object.keys(FAULT_KINDS)).toEqual([...MODEL_FAULT_KINDS, ...TOOL_FAULT_KINDS, ...MCP_FAULT_KINDS])
+    expect(ALL_MCP_FAULTS.map((f) => f.kind)).toEqual([...MCP_FAULT_KINDS])
+    for (const f of ALL_MCP_FAULTS) expect(FAULT_KINDS[f.kind].target).toBe('mcp')
     expect(ALL_MODEL_FAULTS.map((f) => f.kind)).toEqual([...MODEL_FAULT_KINDS])
     expect(ALL_TOOL_FAULTS.map((f) => f.kind)).toEqual([...TOOL_FAULT_KINDS])
     for (const f of ALL_MODEL_FAULTS) expect(FAULT_KINDS[f.kind].target).toBe('model')
@@ -35,7 +39,7 @@ describe('FAULT_KINDS and the default instances', () => {
   })
 
   it('the default instances are valid faults, carry the documented defaults, and survive JSON', () => {
-    for (const f of [...ALL_MODEL_FAULTS, ...ALL_TOOL_FAULTS]) {
+    for (const f of [...ALL_MODEL_FAULTS, ...ALL_TOOL_FAULTS, ...ALL_MCP_FAULTS]) {
       expect(parseFault(JSON.parse(JSON.stringify(f)))).toEqual(f)
     }
     expect(ALL_MODEL_FAULTS).toContainEqual({ kind: 'rate_limit', retryAfterSeconds: 0 })
@@ -57,7 +61,8 @@ describe('parseFault', () => {
     const err = thrown(() => parseFault({ kind: 'rate_limt' }))
     expect(err.code).toBe('E_FAULT_INVALID')
     expect(err.message).toContain('unknown fault kind')
-    for (const kind of [...MODEL_FAULT_KINDS, ...TOOL_FAULT_KINDS]) expect(err.message).toContain(kind)
+    for (const kind of [...MODEL_FAULT_KINDS, ...TOOL_FAULT_KINDS, ...MCP_FAULT_KINDS])
+      expect(err.message).toContain(kind)
     expect(err.issues[0]?.path).toBe('$.kind')
   })
 
@@ -139,7 +144,7 @@ describe('faultLabel', () => {
   })
 
   it('every default fault has its own label', () => {
-    const labels = [...ALL_MODEL_FAULTS, ...ALL_TOOL_FAULTS].map(faultLabel)
+    const labels = [...ALL_MODEL_FAULTS, ...ALL_TOOL_FAULTS, ...ALL_MCP_FAULTS].map(faultLabel)
     expect(new Set(labels).size).toBe(labels.length)
   })
 })

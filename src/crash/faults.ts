@@ -6,7 +6,8 @@ import { lazySchema, zod } from '../lazy-zod.ts'
 /**
  * Faults: what a crash test answers at a chosen step instead of the recording. Model faults stand for
  * a model call going wrong on the wire (an error status, a dropped connection, a cut stream, an answer
- * the agent did not expect); tool faults stand for a `tool()`-wrapped tool failing. A fault is plain
+ * the agent did not expect); tool faults stand for a `tool()`-wrapped tool failing; MCP faults stand for
+an MCP server's `tools/call` going wrong (an error result, a failed request, no answer). A fault is plain
  * JSON, so a test, a config file and a CLI flag all carry the same value. Every schema is strict: a
  * misspelt key is an error that names it, not a fault that silently uses its default.
  */
@@ -91,6 +92,21 @@ export const ToolEmptyFaultSchema = bare('tool_empty')
 /** The tool returns the recorded result with its shape changed. @example ToolShapeDriftFaultSchema.parse({ kind: 'tool_shape_drift' }) */
 export const ToolShapeDriftFaultSchema = bare('tool_shape_drift')
 
+/**
+ * The MCP call answers a result with `isError: true` whose text content is `message` (a fixed one
+ * naming the tool when left out).
+ *
+ * @example
+ * McpErrorResultFaultSchema.parse({ kind: 'mcp_error_result', message: 'orders-db is down' })
+ */
+export const McpErrorResultFaultSchema = lazySchema(() =>
+  zod.strictObject({ kind: zod.literal('mcp_error_result'), message: zod.string().min(1).optional() }),
+)
+/** The MCP call's HTTP request fails: the connection is reset. @example McpTransportErrorFaultSchema.parse({ kind: 'mcp_transport_error' }) */
+export const McpTransportErrorFaultSchema = bare('mcp_transport_error')
+/** No answer to the MCP call: the client's `fetch` rejects at once with a timeout. @example McpTimeoutFaultSchema.parse({ kind: 'mcp_timeout' }) */
+export const McpTimeoutFaultSchema = bare('mcp_timeout')
+
 /** Every model fault kind, in the stable order of matrices and listings. */
 export const MODEL_FAULT_KINDS = [
   'rate_limit',
@@ -114,7 +130,10 @@ export const TOOL_FAULT_KINDS = [
   'tool_shape_drift',
 ] as const
 
-const ALL_KINDS: readonly string[] = [...MODEL_FAULT_KINDS, ...TOOL_FAULT_KINDS]
+/** Every MCP tool fault kind, in the stable order of matrices and listings. */
+export const MCP_FAULT_KINDS = ['mcp_error_result', 'mcp_transport_error', 'mcp_timeout'] as const
+
+const ALL_KINDS: readonly string[] = [...MODEL_FAULT_KINDS, ...TOOL_FAULT_KINDS, ...MCP_FAULT_KINDS]
 
 /**
  * Any fault, as a test, a config file or the CLI gives it.
@@ -141,6 +160,9 @@ export const FaultSchema = lazySchema(() =>
       ToolHtmlErrorFaultSchema,
       ToolEmptyFaultSchema,
       ToolShapeDriftFaultSchema,
+      McpErrorResultFaultSchema,
+      McpTransportErrorFaultSchema,
+      McpTimeoutFaultSchema,
     ],
     { error: () => `unknown fault kind: expected one of ${ALL_KINDS.join(', ')}` },
   ),
@@ -154,6 +176,8 @@ export type FaultKind = Fault['kind']
 export type ModelFault = Extract<Fault, { kind: (typeof MODEL_FAULT_KINDS)[number] }>
 /** @example const fault: ToolFault = { kind: 'tool_empty' } */
 export type ToolFault = Extract<Fault, { kind: (typeof TOOL_FAULT_KINDS)[number] }>
+/** @example const fault: McpFault = { kind: 'mcp_timeout' } */
+export type McpFault = Extract<Fault, { kind: (typeof MCP_FAULT_KINDS)[number] }>
 
 /**
  * What crashlab knows about a fault kind.
@@ -164,8 +188,11 @@ export type ToolFault = Extract<Fault, { kind: (typeof TOOL_FAULT_KINDS)[number]
 export interface FaultKindInfo {
   /** What the fault does, for listings and help text. */
   summary: string
-  /** Where it is injected: a model call (the HTTP answer) or a `tool()`-wrapped tool call. */
-  target: 'model' | 'tool'
+  /**
+   * Where it is injected: a model call (the HTTP answer), a `tool()`-wrapped tool call, or an MCP
+   * server's `tools/call` (a `tool` step with `mcp`).
+   */
+  target: 'model' | 'tool' | 'mcp'
 }
 
 /**
@@ -190,6 +217,9 @@ export const FAULT_KINDS: Readonly<Record<FaultKind, FaultKindInfo>> = {
   tool_html_error: { summary: "the tool returns a gateway's HTML error page", target: 'tool' },
   tool_empty: { summary: 'the tool returns an empty result', target: 'tool' },
   tool_shape_drift: { summary: 'the tool returns the recorded result with its keys renamed', target: 'tool' },
+  mcp_error_result: { summary: 'the MCP call answers a result with isError: true', target: 'mcp' },
+  mcp_transport_error: { summary: "the MCP call's HTTP request fails: connection reset", target: 'mcp' },
+  mcp_timeout: { summary: "no answer to the MCP call: the client's timeout error, at once", target: 'mcp' },
 }
 
 /**
@@ -227,13 +257,35 @@ export const ALL_TOOL_FAULTS: readonly ToolFault[] = [
 ]
 
 /**
- * True when the fault is answered in place of a model call (false: in place of a tool call).
+ * One instance of each MCP tool fault, in `MCP_FAULT_KINDS` order.
+ *
+ * @example
+ * ALL_MCP_FAULTS.map(faultLabel) // ['MCP error result', 'MCP transport error', 'MCP timeout']
+ */
+export const ALL_MCP_FAULTS: readonly McpFault[] = [
+  { kind: 'mcp_error_result' },
+  { kind: 'mcp_transport_error' },
+  { kind: 'mcp_timeout' },
+]
+
+/**
+ * True when the fault is answered in place of a model call (false: in place of a tool or MCP call).
  *
  * @example
  * isModelFault({ kind: 'timeout' }) // true
  */
 export function isModelFault(fault: Fault): fault is ModelFault {
   return FAULT_KINDS[fault.kind].target === 'model'
+}
+
+/**
+ * True when the fault is answered in place of an MCP server's `tools/call`.
+ *
+ * @example
+ * isMcpFault({ kind: 'mcp_timeout' }) // true
+ */
+export function isMcpFault(fault: Fault): fault is McpFault {
+  return FAULT_KINDS[fault.kind].target === 'mcp'
 }
 
 /**
@@ -260,12 +312,13 @@ const LIST_PARAMS: Partial<Record<FaultKind, { key: string; numeric: boolean }>>
   gateway_html: { key: 'status', numeric: true },
   stream_cut: { key: 'afterChunks', numeric: true },
   tool_throw: { key: 'message', numeric: false },
+  mcp_error_result: { key: 'message', numeric: false },
 }
 
 /**
  * Reads the comma-separated fault list of a CLI flag. `kind:arg` sets the kind's one parameter:
  * `rate_limit:N` (retry-after seconds), `gateway_html:502|503`, `stream_cut:N` (chunks before the cut),
- * `tool_throw:message` (no commas). Throws `E_FAULT_INVALID` naming the item and the valid kinds.
+ * `tool_throw:message` and `mcp_error_result:message` (no commas). Throws `E_FAULT_INVALID` naming the item and the valid kinds.
  *
  * @example
  * parseFaultList('rate_limit,gateway_html:503,stream_cut:2,tool_throw')
@@ -369,6 +422,14 @@ export function faultLabel(fault: Fault): string {
       return 'tool empty'
     case 'tool_shape_drift':
       return 'tool shape drift'
+    case 'mcp_error_result':
+      return fault.message === undefined
+        ? 'MCP error result'
+        : `MCP error result "${clip(fault.message, 24)}"`
+    case 'mcp_transport_error':
+      return 'MCP transport error'
+    case 'mcp_timeout':
+      return 'MCP timeout'
   }
 }
 

@@ -14,6 +14,7 @@ export {
   runCrashVariant,
 } from './crash-variant.ts'
 export {
+  ALL_MCP_FAULTS,
   ALL_MODEL_FAULTS,
   ALL_TOOL_FAULTS,
   FAULT_KINDS,
@@ -22,7 +23,10 @@ export {
   type FaultKindInfo,
   FaultSchema,
   faultLabel,
+  isMcpFault,
   isModelFault,
+  MCP_FAULT_KINDS,
+  type McpFault,
   MODEL_FAULT_KINDS,
   type ModelFault,
   parseFault,
@@ -32,6 +36,7 @@ export {
 } from './faults.ts'
 export { type CrashCell, crashCells, faultInjection } from './inject.ts'
 export { type CrashCellResult, type CrashOutcome, judgeVariant, type SurviveFn } from './judge.ts'
+export { type McpFaultAnswer, mcpFaultAnswer } from './mcp-fault.ts'
 export {
   CUT_CHUNK_BYTES,
   type ModelFaultAnswer,

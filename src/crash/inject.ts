@@ -3,14 +3,15 @@ import type { Run } from '../case/schema/run.ts'
 import type { Step } from '../case/schema/step.ts'
 import type { FaultInjection } from '../engine/types.ts'
 import { CrashlabError } from '../errors.ts'
-import { FAULT_KINDS, type Fault, faultLabel, isModelFault } from './faults.ts'
+import { FAULT_KINDS, type Fault, faultLabel, isMcpFault, isModelFault } from './faults.ts'
+import { mcpFaultAnswer } from './mcp-fault.ts'
 import { modelFaultAnswer } from './model-fault.ts'
 import { toolFaultOutcome } from './tool-fault.ts'
 
 /**
  * The Session's injection for `fault` at recorded step `atStep`: a model fault answers the model call
  * that step recorded (written by the call's own adapter, from the recorded answer), a tool fault the
- * `tool()` call. The fault itself, as data, is the run's `links.crashOf.fault`.
+ * `tool()` call, an MCP fault the MCP server's `tools/call`. The fault itself, as data, is the run's `links.crashOf.fault`.
  *
  * @example
  * const session = new Session({ mode: 'replay', recorded: run, inject: faultInjection({ kind: 'rate_limit' }, 2) })
@@ -37,6 +38,7 @@ export function faultInjection(fault: Fault, atStep: number): FaultInjection & {
       },
     }
   }
+  if (isMcpFault(fault)) return { atStep, label, mcp: (recorded) => mcpFaultAnswer(fault, recorded.name) }
   return {
     atStep,
     label,
@@ -53,13 +55,20 @@ export interface CrashCell {
 
 /**
  * Whether `fault` can stand in for `step`'s answer: a model fault at a model call, a tool fault at a
- * `tool()` call.
+ * `tool()` call, an MCP fault at an MCP server's `tools/call` (a `tool` step with `mcp`).
  *
  * @example
  * faultFits({ kind: 'rate_limit' }, run.steps[0]) // true for an llm step
  */
 export function faultFits(fault: Fault, step: Step): boolean {
-  return FAULT_KINDS[fault.kind].target === 'model' ? step.type === 'llm' : step.type === 'tool'
+  switch (FAULT_KINDS[fault.kind].target) {
+    case 'model':
+      return step.type === 'llm'
+    case 'tool':
+      return step.type === 'tool' && step.mcp === undefined
+    case 'mcp':
+      return step.type === 'tool' && step.mcp !== undefined
+  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { JsonValue } from '../case/schema/json.ts'
 import type { NormalizedRequest } from '../case/schema/normalized.ts'
 import type { HttpStep, LlmStep, Step, ToolStep, WireRequest } from '../case/schema/step.ts'
 import type { ProviderAdapter } from '../providers/types.ts'
@@ -91,6 +92,11 @@ export interface FaultInjection {
   call?: (ctx: ExchangeContext, recorded: LlmStep | HttpStep) => { response: Response } | { reject: Error }
   /** A `tool()` call's outcome: an error it throws, or a result it returns. */
   tool?: (recorded: ToolStep) => { throws: Error } | { result: unknown }
+  /**
+   * An MCP `tools/call`'s answer (the recorded step is a `tool` step with `mcp`): the MCP result to
+   * answer the call with, or the error its `fetch` rejects with.
+   */
+  mcp?: (recorded: ToolStep) => { result: JsonValue } | { reject: Error }
 }
 
 /**

@@ -44,7 +44,8 @@ export type McpUpstream = (request: Request) => Promise<Response>
  *   headers (`Mcp-Session-Id`) and framing, readdressed to the live request's id. A request the
  *   recording does not hold is a divergence naming the method and the tool; a notification or a
  *   response to the server gets `202 Accepted`. A GET gets `405` (a server may offer no stream), a
- *   DELETE `200`.
+ *   DELETE `200`. A crash test's MCP fault (`SessionOptions.inject`) at the `tools/call` step a request
+ *   would take answers it once instead; the step stays unused, so a retry is served from the recording.
  *
  * @example
  * const messages = await readMcpRequest(request)
@@ -74,6 +75,8 @@ export async function mcpExchange(
   // `tool()` does), answer from the recording when it holds the call.
   if (session.mode === 'replay' || session.forkAt !== undefined) {
     const recorded = session.findUnconsumed((s) => isMcpStep(s) && recordedKey(session, s) === key)
+    const fault = recorded && injected(session, recorded, { wire, messages, url, startedAt, t0 })
+    if (fault) return fault
     if (recorded) return served(session, recorded, messages, url, request.url)
   }
   if (session.mode === 'replay') {
@@ -120,6 +123,30 @@ function served(session: Session, step: Step, live: McpMessage[], url: URL, requ
     timing: session.replayTiming,
     url: requestUrl,
   })
+}
+
+/**
+ * A crash test's fault in place of recorded `tools/call` step `step`, when the Session's injection
+ * targets it and is not used yet: an `isError` result (as JSON, under the live request's id and the
+ * recorded MCP session id), or the error the client's `fetch` rejects with. The fault's exchange is a
+ * step of the run; the recorded step stays unused.
+ */
+function injected(session: Session, step: Step, exchange: Exchange): Response | undefined {
+  if (step.type !== 'tool' || !session.inject?.mcp) return undefined
+  const injection = session.takeInjection(step.index)
+  if (!injection?.mcp) return undefined
+  const fault = injection.mcp(step)
+  if ('reject' in fault) {
+    addStep(session, exchange, null, toStepError(fault.reject))
+    throw fault.reject
+  }
+  const request = exchange.messages.find((m) => m.kind === 'request')
+  const body = { jsonrpc: '2.0', id: request?.kind === 'request' ? request.id : null, result: fault.result }
+  const headers: Record<string, string> = { 'content-type': 'application/json' }
+  const sessionId = step.mcp?.response?.headers['mcp-session-id']
+  if (sessionId !== undefined) headers['mcp-session-id'] = sessionId
+  addStep(session, exchange, { status: 200, headers, body }, null)
+  return new Response(JSON.stringify(body), { status: 200, headers })
 }
 
 /** An MCP exchange in flight: what the step is made of. */

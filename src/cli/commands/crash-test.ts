@@ -3,7 +3,13 @@ import type { Run } from '../../case/schema/run.ts'
 import { pc } from '../../colors.ts'
 import { runCrashMatrix } from '../../crash/crash-matrix.ts'
 import { crashEntryOf } from '../../crash/crash-variant.ts'
-import { ALL_MODEL_FAULTS, ALL_TOOL_FAULTS, type Fault, parseFaultList } from '../../crash/faults.ts'
+import {
+  ALL_MCP_FAULTS,
+  ALL_MODEL_FAULTS,
+  ALL_TOOL_FAULTS,
+  type Fault,
+  parseFaultList,
+} from '../../crash/faults.ts'
 import { crashCells } from '../../crash/inject.ts'
 import { renderCrashMatrix } from '../../crash/render-matrix.ts'
 import type { RunStore } from '../../store/types.ts'
@@ -42,7 +48,7 @@ export const crashTestCommand = defineCommand({
     faults: {
       type: 'string',
       description:
-        'the faults, comma-separated: kind or kind:parameter (rate_limit:2, gateway_html:503, stream_cut:3, tool_throw:message); default: all',
+        'the faults, comma-separated: kind or kind:parameter (rate_limit:2, gateway_html:503, stream_cut:3, tool_throw:message, mcp_error_result:message); default: all',
       valueHint: 'list',
     },
     steps: {
@@ -78,7 +84,9 @@ export const crashTestCommand = defineCommand({
   async run({ args }) {
     try {
       const faults: Fault[] =
-        args.faults === undefined ? [...ALL_MODEL_FAULTS, ...ALL_TOOL_FAULTS] : parseFaultList(args.faults)
+        args.faults === undefined
+          ? [...ALL_MODEL_FAULTS, ...ALL_TOOL_FAULTS, ...ALL_MCP_FAULTS]
+          : parseFaultList(args.faults)
       await withStore(args.dir, async (store) => {
         const source = store.load(args.run)
         const steps = stepsOf(args.steps, source)
