@@ -6,7 +6,7 @@ import type { CrashCell } from '../crash/inject.ts'
 import type { CrashCellResult } from '../crash/judge.ts'
 import { CRASH_PLAN_ENV, type CrashPlanFile } from './crash-plan-file.ts'
 import { DEFAULT_SLOTS, spawnVitest, vitestBin } from './run-verify-tasks.ts'
-import { tasksVitestArgs, writeTaskFiles, writeTasksConfig } from './task-files.ts'
+import { type TaskRunOptions, tasksVitestArgs, writeTaskFiles, writeTasksConfig } from './task-files.ts'
 
 /**
  * A crash test to run as Vitest tasks: the run, the faults and steps asked for, and the cells they
@@ -28,26 +28,7 @@ export interface CrashTasksPlan {
  * @example
  * const options: CrashTasksOptions = { storeDir: '.crashlab', cwd: process.cwd(), shard: '1/2', reporters: ['blob'] }
  */
-export interface CrashTasksOptions {
-  storeDir: string
-  /** The project: Vitest runs there, and the entry point is resolved there. */
-  cwd: string
-  config?: string | false
-  /** How many task files share the cells. Default 8 (fewer when there are fewer cells). */
-  slots?: number
-  /** Vitest's `--shard` (`1/2`). */
-  shard?: string
-  /** Vitest reporters to use instead of `default` (`blob` for a shard whose report is merged later). */
-  reporters?: string[]
-  /** Vitest's `--outputFile`. */
-  outputFile?: string
-  /** Runs `vitest --merge-reports <dir>` over the shards' blob reports instead of running tasks. */
-  mergeReports?: string
-  /** Extra environment for Vitest. */
-  env?: NodeJS.ProcessEnv
-  /** `inherit` (the default) shows Vitest's output; `pipe` keeps it for the caller. */
-  stdio?: 'inherit' | 'pipe'
-}
+export type CrashTasksOptions = TaskRunOptions
 
 /**
  * What a run of the crash-test tasks gave: Vitest's exit code, its output when piped, and the matrix the

@@ -6,7 +6,7 @@ import type { Trial, Verification } from '../case/schema/run.ts'
 import { CrashlabError, type ErrorCode } from '../errors.ts'
 import { findVitestBin } from '../rerun/find-vitest-bin.ts'
 import type { VerifyPlan } from '../verify/verify.ts'
-import { tasksVitestArgs, writeTaskFiles, writeTasksConfig } from './task-files.ts'
+import { type TaskRunOptions, tasksVitestArgs, writeTaskFiles, writeTasksConfig } from './task-files.ts'
 import { VERIFY_PLAN_ENV, type VerifyPlanFile } from './verify-plan-file.ts'
 
 /** Task files a verification is spread over unless told: a fixed number, so every shard sees the same files. @example DEFAULT_SLOTS === 8 */
@@ -18,31 +18,13 @@ export const DEFAULT_SLOTS = 8
  * @example
  * const options: VerifyTasksOptions = { storeDir: '.crashlab', cwd: process.cwd(), shard: '1/2', reporters: ['blob'] }
  */
-export interface VerifyTasksOptions {
-  storeDir: string
-  /** The project: Vitest runs there, and entry points are resolved there. */
-  cwd: string
+export interface VerifyTasksOptions extends TaskRunOptions {
   baseUrl?: string
-  config?: string | false
-  /** How many task files share the trials. Default 8 (fewer when there are fewer trials). */
-  slots?: number
-  /** Vitest's `--shard` (`1/2`). */
-  shard?: string
-  /** Vitest reporters to use instead of `default` (`blob` for a shard whose report is merged later). */
-  reporters?: string[]
-  /** Vitest's `--outputFile`. */
-  outputFile?: string
-  /** Runs `vitest --merge-reports <dir>` over the shards' blob reports instead of running tasks. */
-  mergeReports?: string
   /**
    * One round of a sequential verification: the plan holds this round's trials only; the reporter puts
    * the earlier rounds' trials first and draws the verdict so far.
    */
   rounds?: { priorTrials: Trial[] }
-  /** Extra environment for Vitest. */
-  env?: NodeJS.ProcessEnv
-  /** `inherit` (the default) shows Vitest's output; `pipe` keeps it for the caller. */
-  stdio?: 'inherit' | 'pipe'
 }
 
 /**

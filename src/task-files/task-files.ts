@@ -3,6 +3,34 @@ import { createRequire } from 'node:module'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
+/**
+ * What every run of crashlab's work as Vitest tasks takes (`runVerifyTasks`, `runCrashTasks`): where the
+ * store and the project are, how the tasks are dealt and sharded, and how Vitest reports.
+ *
+ * @example
+ * const options: TaskRunOptions = { storeDir: '.crashlab', cwd: process.cwd(), shard: '1/2', reporters: ['blob'] }
+ */
+export interface TaskRunOptions {
+  storeDir: string
+  /** The project: Vitest runs there, and entry points are resolved there. */
+  cwd: string
+  config?: string | false
+  /** How many task files share the work. Default 8 (fewer when there is less to share). */
+  slots?: number
+  /** Vitest's `--shard` (`1/2`). */
+  shard?: string
+  /** Vitest reporters to use instead of `default` (`blob` for a shard whose report is merged later). */
+  reporters?: string[]
+  /** Vitest's `--outputFile`. */
+  outputFile?: string
+  /** Runs `vitest --merge-reports <dir>` over the shards' blob reports instead of running tasks. */
+  mergeReports?: string
+  /** Extra environment for Vitest. */
+  env?: NodeJS.ProcessEnv
+  /** `inherit` (the default) shows Vitest's output; `pipe` keeps it for the caller. */
+  stdio?: 'inherit' | 'pipe'
+}
+
 /** How the task files crashlab writes are named: Vitest projects include `*` + this. @example TASK_FILE_SUFFIX === '.crashlab-task.mjs' */
 export const TASK_FILE_SUFFIX = '.crashlab-task.mjs'
 
