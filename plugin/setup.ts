@@ -7,7 +7,7 @@
  * `diverged`, only when the run left its recording).
  */
 import { readFileSync, writeFileSync } from 'node:fs'
-import { afterAll, aroundEach, inject, type TestContext } from 'vitest'
+import { afterAll, aroundEach, expect, inject, type TestContext } from 'vitest'
 import {
   finishTestSession,
   isLiveTest,
@@ -48,6 +48,7 @@ import {
 } from '../src/internal.ts'
 // Registers the crashlab matchers (toPassChecks, toMatchAgentCase, ...) in every worker.
 import '../matchers/index.ts'
+import { openMcpOutsideTests } from './internal/mcp-outside-tests.ts'
 import type { ProvidedCrashlabConfig } from './provided-config.ts'
 import { loadSessionOptions } from './session-options.ts'
 
@@ -109,6 +110,18 @@ if (unchanged) trustChecksOptions(mergeConfig(fileConfig, { checks: config.check
 const { redactor, matching } = await loadSessionOptions(config, fileConfig.redaction)
 // Where this worker's cassettes live (the plugin's `cassetteDir`): the one owner of cassette paths and files.
 const store = fileCassetteStore({ cassetteDir: config.cassetteDir, redactor })
+
+// MCP (docs/mcp.md): stdio servers are tapped, and MCP outside any test's Session (a client connected at
+// module level or in `beforeAll`) goes to this test file's MCP cassette. Closed after the file's own
+// `afterAll` (hooks run in reverse order), so its client's last messages are seen.
+const mcp = openMcpOutsideTests({
+  testFile: expect.getState().testPath,
+  mode: config.mode,
+  store,
+  redactor,
+  matching,
+})
+afterAll(() => mcp.close())
 
 // Vitest reads which fixtures a hook wants from its destructured parameter: `{ task }` asks for none.
 aroundEach(async (runTest, { task }) => {

@@ -3,6 +3,7 @@ import {
   type ChildRun,
   cassettesOf,
   copyProject,
+  expectExit,
   readCassette,
   removeProject,
   runFixture,
@@ -23,10 +24,6 @@ interface Logged {
   url: string
   requests: number
   attempts?: number
-}
-
-function expectExit(run: ChildRun, code: number): void {
-  if (run.code !== code) throw new Error(`expected exit ${code}, got ${run.code}:\n${run.output}`)
 }
 
 const logged = (run: ChildRun, file: string) =>

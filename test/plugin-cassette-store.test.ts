@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BUILT_BIN } from './helpers/built-bin.ts'
-import { type ChildRun, copyProject, removeProject, runFixture } from './projects/run-fixture.ts'
+import { type ChildRun, copyProject, expectExit, removeProject, runFixture } from './projects/run-fixture.ts'
 
 // The obsolete fixture project (test/projects/obsolete): the plugin sets `cassetteDir: 'recordings'`;
 // two test files match hand-built runs against their AgentCase baselines and call no model. The runs
@@ -16,10 +16,6 @@ function copy(from: string, withCassettes = false): string {
   const dir = copyProject(from, { withCassettes })
   copies.push(dir)
   return dir
-}
-
-function expectExit(run: ChildRun, code: number): void {
-  if (run.code !== code) throw new Error(`expected exit ${code}, got ${run.code}:\n${run.output}`)
 }
 
 function filesOf(dir: string, testFile: string): string[] {

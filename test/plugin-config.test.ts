@@ -1,13 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import {
-  type ChildRun,
-  copyProject,
-  readCassette,
-  removeProject,
-  runFixture,
-} from './projects/run-fixture.ts'
+import { copyProject, expectExit, readCassette, removeProject, runFixture } from './projects/run-fixture.ts'
 
 // The config fixture project (test/projects/config): one crashlab.config.ts, honoured by the plugin and
 // by a plain record() call in the same run, and a bad key that stops Vitest before any test.
@@ -20,10 +14,6 @@ function copy(): string {
   const dir = copyProject('config')
   copies.push(dir)
   return dir
-}
-
-function expectExit(run: ChildRun, code: number): void {
-  if (run.code !== code) throw new Error(`expected exit ${code}, got ${run.code}:\n${run.output}`)
 }
 
 describe.concurrent('the project config file', { timeout: 60_000 }, () => {

@@ -2,9 +2,9 @@ import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  type ChildRun,
   cassettesOf,
   copyProject,
+  expectExit,
   readCassette,
   removeProject,
   runFixture,
@@ -25,10 +25,6 @@ function copy(from: string, withCassettes: boolean): string {
   const dir = copyProject(from, { withCassettes })
   copies.push(dir)
   return dir
-}
-
-function expectExit(run: ChildRun, code: number): void {
-  if (run.code !== code) throw new Error(`expected exit ${code}, got ${run.code}:\n${run.output}`)
 }
 
 /** The elements of the cassette's `run.steps`, each as the file writes it. */

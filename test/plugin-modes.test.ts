@@ -2,9 +2,9 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  type ChildRun,
   cassettesOf,
   copyProject,
+  expectExit,
   readCassette,
   removeProject,
   runFixture,
@@ -26,10 +26,6 @@ function copy(from = 'refund', withCassettes = false): string {
 
 function runId(dir: string, name: string): string {
   return (JSON.parse(readCassette(dir, FILE, name)) as { run: { id: string } }).run.id
-}
-
-function expectExit(run: ChildRun, code: number): void {
-  if (run.code !== code) throw new Error(`expected exit ${code}, got ${run.code}:\n${run.output}`)
 }
 
 beforeAll(async () => {

@@ -5,6 +5,7 @@ import {
   type ChildRun,
   cassettesOf,
   copyProject,
+  expectExit,
   readCassette,
   removeProject,
   runFixture,
@@ -24,10 +25,6 @@ function copy(from: string, withCassettes: boolean): string {
   const dir = copyProject(from, { withCassettes })
   copies.push(dir)
   return dir
-}
-
-function expectExit(run: ChildRun, code: number): void {
-  if (run.code !== code) throw new Error(`expected exit ${code}, got ${run.code}:\n${run.output}`)
 }
 
 beforeAll(async () => {

@@ -1,7 +1,14 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type ChildRun, cassettesOf, copyProject, removeProject, runFixture } from './projects/run-fixture.ts'
+import {
+  type ChildRun,
+  cassettesOf,
+  copyProject,
+  expectExit,
+  removeProject,
+  runFixture,
+} from './projects/run-fixture.ts'
 
 // The report fixture project (test/projects/report): two agentCase tests that record or replay, one
 // live() agentCase test, one test that touches no model. Each child is a real Vitest; the assertions
@@ -15,10 +22,6 @@ function copy(from = 'report', withCassettes = false): string {
   const dir = copyProject(from, { withCassettes })
   copies.push(dir)
   return dir
-}
-
-function expectExit(run: ChildRun, code: number): void {
-  if (run.code !== code) throw new Error(`expected exit ${code}, got ${run.code}:\n${run.output}`)
 }
 
 /** The table's lines: the header and the rows under it, up to the total line. */

@@ -5,6 +5,7 @@ import { REFUSAL_HEADER, refusalResponse } from '../engine/refusal-response.ts'
 import type { Session } from '../engine/session.ts'
 import { CrashlabError } from '../errors.ts'
 import { isMcpStreamRequest, type McpMessage, readMcpRequest } from '../mcp/mcp-message.ts'
+import { mcpOutsideSession } from '../mcp/outside-tests.ts'
 import { findAdapter } from '../providers/registry.ts'
 import { type HostMatcher, hostMatcher } from './host-matcher.ts'
 import { hostEntry } from './internal/host-entry.ts'
@@ -61,8 +62,15 @@ function modelHostsHandler(intercepted: HostMatcher, rule: ReplayRule): HttpHand
     msw().http.all('*', async ({ request }) => {
       const url = new URL(request.url)
       const session = currentSession()
-      // Outside any Session: untouched, unless the replay rule covers such requests (replay mode).
+      // Outside any Session: untouched, unless the replay rule covers such requests (replay mode), or the
+      // request is MCP and the plugin opened the test file's MCP Session (a client connected in
+      // `beforeAll`: src/mcp/outside-tests.ts).
       if (!session) {
+        const outside = mcpOutsideSession()
+        if (outside && outside.mode !== 'passthrough' && !(intercepted(url) && isModelApiCall(request))) {
+          const mcp = await mcpOf(request)
+          if (mcp) return mcpAnswer(outside, request, url, mcp)
+        }
         if (!intercepted(url)) return undefined
         return (await outsideSession(rule, request, url)) ?? msw().passthrough()
       }
@@ -90,7 +98,7 @@ export async function modelCallAnswer(
 ): Promise<Response | undefined> {
   // An MCP request, on any host, recognised by its JSON-RPC body (or, bodiless, by its MCP headers).
   // A model API's path on a listed host is a model call: its body is not read for this.
-  const isModelApi = intercepted(url) && findAdapter({ method: request.method, url: request.url })
+  const isModelApi = intercepted(url) && isModelApiCall(request)
   const mcp = isModelApi ? undefined : await mcpOf(request)
   if (mcp) return mcpAnswer(session, request, url, mcp)
   // A model call on a host nobody listed (a local model server, a gateway, a test's server on a port
@@ -112,6 +120,10 @@ export async function modelCallAnswer(
     // SDKs retry and agents swallow.
     return rejectionResponse(error)
   }
+}
+
+function isModelApiCall(request: Request): boolean {
+  return findAdapter({ method: request.method, url: request.url }) !== undefined
 }
 
 /** A request's MCP messages, `'stream'` for an MCP session's GET or DELETE, or undefined: not MCP. */

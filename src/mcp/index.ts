@@ -4,7 +4,8 @@
  * steps labelled `mcp:<method>`). The interceptor loads `mcp-exchange.ts` on the first MCP request.
  *
  * MCP servers an agent starts over stdio: their JSON-RPC messages seen at `child_process.spawn` and
- * replayed without starting them (docs/mcp-stdio.md); not wired into the Session yet.
+ * replayed without starting them (docs/mcp-stdio.md), recorded and replayed through the Sessions
+ * (`tapStdioIntoSessions`). MCP outside any test's Session goes to the test file's MCP Session.
  */
 export { type McpUpstream, mcpExchange } from './mcp-exchange.ts'
 export {
@@ -15,6 +16,7 @@ export {
   readMcpMessages,
   readMcpRequest,
 } from './mcp-message.ts'
+export { MCP_FILE_CASSETTE, mcpOutsideSession, setMcpOutsideSession } from './outside-tests.ts'
 export {
   isJsonRpcNotification,
   isJsonRpcRequest,
@@ -38,3 +40,4 @@ export {
   type TapStdioServersOptions,
   tapStdioServers,
 } from './stdio/index.ts'
+export { stdioUrl, tapStdioIntoSessions } from './stdio-sessions.ts'

@@ -83,7 +83,7 @@ export async function mcpExchange(
     if (!messages.some((m) => m.kind === 'request')) {
       // A notification, or an answer to the server's own request: accepted, as a server accepts it.
       const response: WireResponse = { status: 202, headers: {}, body: null }
-      addStep(session, { wire, messages, url, startedAt, t0 }, response, null)
+      addMcpStep(session, { wire, messages, url, startedAt, t0 }, response, null)
       return new Response(null, { status: 202 })
     }
     const divergence = mcpDivergence(session, messages)
@@ -103,10 +103,10 @@ export async function mcpExchange(
       new Request(request.url, { method: 'POST', headers, body: text, signal: request.signal }),
     )
   } catch (error) {
-    addStep(session, exchange, null, toStepError(error))
+    addMcpStep(session, exchange, null, toStepError(error))
     throw error
   }
-  return recordResponse(session, res, t0, (response) => addStep(session, exchange, response, null))
+  return recordResponse(session, res, t0, (response) => addMcpStep(session, exchange, response, null))
 }
 
 /** A recorded step's answer, served to the live request (the step joins the run as recorded). */
@@ -131,13 +131,13 @@ function served(session: Session, step: Step, live: McpMessage[], url: URL, requ
  * recorded MCP session id), or the error the client's `fetch` rejects with. The fault's exchange is a
  * step of the run; the recorded step stays unused.
  */
-function injected(session: Session, step: Step, exchange: Exchange): Response | undefined {
+function injected(session: Session, step: Step, exchange: McpExchange): Response | undefined {
   if (step.type !== 'tool' || !session.inject?.mcp) return undefined
   const injection = session.takeInjection(step.index)
   if (!injection?.mcp) return undefined
   const fault = injection.mcp(step)
   if ('reject' in fault) {
-    addStep(session, exchange, null, toStepError(fault.reject))
+    addMcpStep(session, exchange, null, toStepError(fault.reject))
     throw fault.reject
   }
   const request = exchange.messages.find((m) => m.kind === 'request')
@@ -145,12 +145,12 @@ function injected(session: Session, step: Step, exchange: Exchange): Response | 
   const headers: Record<string, string> = { 'content-type': 'application/json' }
   const sessionId = step.mcp?.response?.headers['mcp-session-id']
   if (sessionId !== undefined) headers['mcp-session-id'] = sessionId
-  addStep(session, exchange, { status: 200, headers, body }, null)
+  addMcpStep(session, exchange, { status: 200, headers, body }, null)
   return new Response(JSON.stringify(body), { status: 200, headers })
 }
 
-/** An MCP exchange in flight: what the step is made of. */
-interface Exchange {
+/** An MCP exchange in flight: what the step is made of (over HTTP, or a stdio server's line: src/mcp/stdio-sessions.ts). */
+export interface McpExchange {
   wire: WireRequest
   messages: McpMessage[]
   url: URL
@@ -158,9 +158,13 @@ interface Exchange {
   t0: number
 }
 
-function addStep(
+/**
+ * The step an MCP exchange becomes once its answer came (or its request failed): a `tools/call` a
+ * `tool` step with `mcp`, anything else an `http` step labelled `mcp:<method>`.
+ */
+export function addMcpStep(
   session: Session,
-  exchange: Exchange,
+  exchange: McpExchange,
   response: WireResponse | null,
   error: StepError | null,
 ): void {
@@ -231,12 +235,17 @@ function noAnswer(response: WireResponse | null): StepError | null {
 
 /** Server names per Session: the `initialize` answer's `serverInfo.name`, by endpoint. */
 const SERVERS = new WeakMap<Session, Map<string, string>>()
+/**
+ * The same for the whole process, newest first: a client that connected outside the test's Session (in
+ * `beforeAll`, through the per-file MCP Session) names its server in the tests' calls too.
+ */
+const ANY_SESSION_SERVERS = new Map<string, string>()
 
 function endpointOf(url: URL): string {
   return `${url.origin}${url.pathname}`
 }
 
-function learnServer(
+export function learnServer(
   session: Session,
   url: URL,
   messages: readonly McpMessage[],
@@ -253,24 +262,38 @@ function learnServer(
     SERVERS.set(session, servers)
   }
   servers.set(endpointOf(url), name)
+  ANY_SESSION_SERVERS.set(endpointOf(url), name)
 }
 
-/** The server a call went to: its name when its `initialize` was seen in this Session, else the URL's host. */
+/**
+ * The server a call went to: its name when its `initialize` was seen (in this Session, else in any), else
+ * the URL's host (a stdio server's command line).
+ */
 function serverOf(session: Session, url: URL): string {
-  return SERVERS.get(session)?.get(endpointOf(url)) ?? url.host
+  const endpoint = endpointOf(url)
+  return (
+    SERVERS.get(session)?.get(endpoint) ?? ANY_SESSION_SERVERS.get(endpoint) ?? (url.host || url.pathname)
+  )
 }
 
 /**
  * The divergence for an MCP request the recording does not hold, diffed against the nearest recorded
- * MCP call: an unused one with the same method (and tool) first, then any unused one, then any.
+ * MCP call (of the server at `server.url`, when given): an unused one with the same method (and tool)
+ * first, then any unused one, then any.
  */
-function mcpDivergence(session: Session, live: McpMessage[]): DivergenceError {
+export function mcpDivergence(
+  session: Session,
+  live: McpMessage[],
+  server: { url?: string } = {},
+): DivergenceError {
   const request = live.find((m) => m.kind === 'request')
   const tool =
     request?.method === 'tools/call' ? (request.params as { name?: unknown } | undefined)?.name : undefined
   const call =
     typeof tool === 'string' ? `MCP tools/call of tool "${tool}"` : `MCP ${request?.method ?? 'batch'}`
-  const steps = (session.recorded?.steps ?? []).filter(isMcpStep)
+  const steps = (session.recorded?.steps ?? []).filter(
+    (s) => isMcpStep(s) && (server.url === undefined || mcpWireOf(s)?.request.url === server.url),
+  )
   const unused = new Set(session.unconsumed().map((s) => s.index))
   const sameCall = (s: Step) => {
     const first = recordedMessages(s)?.find((m) => m.kind === 'request')

@@ -16,6 +16,8 @@ const CLIENT_METHODS = new Set([
   'prompts/get',
   'completion/complete',
   'logging/setLevel',
+  // The version probe newer clients open with (`@ai-sdk/mcp`, the Agents SDK's negotiation).
+  'server/discover',
 ])
 
 /**

@@ -109,6 +109,11 @@ export function runFixture(
   })
 }
 
+/** Fails with the child's output when it exited with another code than `code`. */
+export function expectExit(run: ChildRun, code: number): void {
+  if (run.code !== code) throw new Error(`expected exit ${code}, got ${run.code}:\n${run.output}`)
+}
+
 /** The cassette files of a project, by file name, relative to `__cassettes__/<test file>/`. */
 export function cassettesOf(dir: string, testFile: string): string[] {
   const folder = join(dir, '__cassettes__', testFile)

@@ -1,6 +1,6 @@
 import type { ChildProcess, SpawnOptions } from 'node:child_process'
 import { createRequire, syncBuiltinESMExports } from 'node:module'
-import { tapLiveChild } from './internal/live-tap.ts'
+import { type Refuse, tapLiveChild } from './internal/live-tap.ts'
 import { ReplayProcess } from './internal/replay-process.ts'
 import type {
   StdioAnswer,
@@ -19,6 +19,12 @@ export interface TapStdioServersOptions {
   onMessage?: (event: StdioMessageEvent) => void
   /** Serves the requests of `replay` spawns; without it every request is a miss. */
   answer?: StdioAnswer
+  /**
+   * Asked when a `live` spawn turns out to be an MCP server (its client's opening request): an error
+   * refuses it. The opening request never reaches the process, which is ended, and the client gets a
+   * JSON-RPC error with the error's message. A replay uses it for a server its recording does not hold.
+   */
+  refuse?: Refuse
   /** A request `answer` could not serve: the client got a JSON-RPC error; the caller should fail the replay. */
   onMiss?: (miss: StdioMiss) => void
   /**
@@ -173,6 +179,7 @@ function spawnThrough(
     }) as unknown as ChildProcess
   }
   const child = registry.original.call(self, command, argsOrOptions, maybeOptions)
-  if (tap.onMessage) tapLiveChild(child, server, spawnId, tap.onMessage)
+  if (tap.onMessage || tap.options.refuse)
+    tapLiveChild(child, server, spawnId, tap.onMessage ?? (() => {}), tap.options.refuse)
   return child
 }

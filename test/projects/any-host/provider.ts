@@ -1,13 +1,14 @@
 import { appendFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { refundModel } from '../../../examples/refund-bot/scripted-model.ts'
-import { startScriptedProvider } from '../../../src/testing/index.ts'
+import { type ScriptPolicy, startScriptedProvider } from '../../../src/testing/index.ts'
 
 /**
- * The model server of a spec file: the scripted provider on 127.0.0.1, on a free port, or with
- * FIXTURE_PROVIDER=off no server at all (the base URL then names a port nothing listens on).
+ * The model server of a spec file: the scripted provider on 127.0.0.1, on a free port, playing `policy`
+ * (the refund bot's model by default), or with FIXTURE_PROVIDER=off no server at all (the base URL then
+ * names a port nothing listens on).
  */
-export async function modelServer(): Promise<{
+export async function modelServer(policy: ScriptPolicy = refundModel()): Promise<{
   url: string
   requests: () => number
   close: () => Promise<void>
@@ -15,7 +16,7 @@ export async function modelServer(): Promise<{
   if (process.env.FIXTURE_PROVIDER === 'off') {
     return { url: `http://127.0.0.1:${await closedPort()}`, requests: () => 0, close: async () => {} }
   }
-  const provider = await startScriptedProvider({ policy: refundModel(), seed: 1 })
+  const provider = await startScriptedProvider({ policy, seed: 1 })
   return { url: provider.url, requests: () => provider.requests.length, close: () => provider.close() }
 }
 

@@ -1,0 +1,213 @@
+import { basename, isAbsolute, relative, sep } from 'node:path'
+import type { JsonValue } from '../case/schema/json.ts'
+import type { Step, WireRequest, WireResponse } from '../case/schema/step.ts'
+import { currentSession } from '../engine/context.ts'
+import type { NewStep, Session } from '../engine/session.ts'
+import { CrashlabError } from '../errors.ts'
+import {
+  isMcpStep,
+  matchKey,
+  mcpWireOf,
+  readdressed,
+  recordedKey,
+  recordedMessages,
+} from './internal/mcp-wire.ts'
+import { addMcpStep, learnServer, mcpDivergence } from './mcp-exchange.ts'
+import { type McpMessage, readMcpMessages } from './mcp-message.ts'
+import { mcpOutsideSession } from './outside-tests.ts'
+import {
+  isJsonRpcRequest,
+  isJsonRpcResponse,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+} from './stdio/json-rpc.ts'
+import { type StdioTap, tapStdioServers } from './stdio/tap-stdio-servers.ts'
+import type { StdioMessageEvent, StdioServer, StdioSpawn } from './stdio/types.ts'
+
+/**
+ * Records and replays the MCP servers an agent starts over stdio through crashlab's Sessions, as the
+ * interceptor does for MCP over HTTP (docs/mcp-stdio.md): one `tapStdioServers` tap whose decisions and
+ * messages follow the Session of the code that starts the server or writes to it, else the per-file MCP
+ * Session (`mcpOutsideSession`, for a client connected in `beforeAll`).
+ *
+ * - recording: the server runs; each request and its answer become a step of the Session current when the
+ *   request was written, once the answer comes: `tools/call` a `tool` step with `mcp`, anything else an
+ *   `http` step `mcp:<method>`. The step's request is the JSON-RPC request, its URL `stdio:` and the
+ *   server's command line (paths under the working directory made relative, the command's folder
+ *   dropped), its response the JSON-RPC answer.
+ * - replay: a spawn whose command line the recording (the test's, or the file's MCP cassette) holds starts
+ *   no process; each request is answered by the first unused recorded step of that server with the same
+ *   method and params, readdressed to the live id. A request the recording does not hold fails the
+ *   Session as a divergence naming the tool, and the client gets a JSON-RPC error. A spawn the recording
+ *   does not hold runs (it may be no MCP server at all: `git`, a shell).
+ * - `passthrough`, and no Session at all: untouched.
+ *
+ * @example
+ * const tap = tapStdioIntoSessions()
+ * afterAll(() => tap.uninstall())
+ */
+export function tapStdioIntoSessions(): StdioTap {
+  const pending = new Map<string, Pending>()
+  return tapStdioServers({
+    decide: (spawn) => decide(spawn),
+    refuse: (server) => refuse(server),
+    onMessage: (event) => recordMessage(pending, event),
+    answer: (server, request) => answer(server, request),
+    onMiss: ({ server, request }) => {
+      const session = sessionNow()
+      const live = toMcp(request)
+      if (!session || !live) return
+      session.fail(mcpDivergence(session, live, { url: stdioUrl(server) }))
+    },
+  })
+}
+
+/** A request written to a live server, waiting for its answer. */
+interface Pending {
+  session: Session
+  request: JsonRpcRequest
+  url: string
+  startedAt: string
+  t0: number
+}
+
+function sessionNow(): Session | undefined {
+  return currentSession() ?? mcpOutsideSession()
+}
+
+function decide(spawn: StdioSpawn): 'live' | 'replay' | 'ignore' {
+  const session = sessionNow()
+  if (!session || session.mode === 'passthrough') return 'ignore'
+  if (session.mode === 'replay' || session.forkAt !== undefined) {
+    const url = stdioUrl(spawn)
+    if (holdsServer(session, url) || holdsServer(mcpOutsideSession(), url)) return 'replay'
+  }
+  // Recorded; or, in a replay, watched: it may be no MCP server at all (`git`, a shell), which runs as
+  // it is, while an MCP server the recording does not hold is refused or recorded (`refuse`).
+  return 'live'
+}
+
+/**
+ * A live spawn in a replay turned out to be an MCP server the recording does not hold: a strict replay
+ * refuses it (the server gets nothing, the client an error naming it) and fails; a replay that records
+ * what changed (`diverged`, `missing` for the file's MCP cassette, a fork) records it from here.
+ */
+function refuse(server: StdioServer): Error | undefined {
+  const session = sessionNow()
+  if (session?.mode !== 'replay') return undefined
+  const error = new CrashlabError(
+    'E_MCP_REPLAY_MISSING',
+    `MCP server \`${stdioUrl(server).slice('stdio:'.length)}\` was started in a replay, but ${where(session)} ` +
+      'holds no server with that command line: it was sent nothing and ended, and its tools did not run. ' +
+      'Re-record (npx crashlab vitest --record), or start the server with the command line it was recorded with.',
+    { subject: stdioUrl(server) },
+  )
+  if (session.recordFrom(error)) return undefined
+  session.fail(error)
+  return error
+}
+
+function where(session: Session): string {
+  return session.cassettePath ? `the recording (${basename(session.cassettePath)})` : 'the recording'
+}
+
+function holdsServer(session: Session | undefined, url: string): boolean {
+  return session?.recorded?.steps.some((s) => isMcpStep(s) && mcpWireOf(s)?.request.url === url) ?? false
+}
+
+function recordMessage(pending: Map<string, Pending>, event: StdioMessageEvent): void {
+  const { message, spawnId } = event
+  if (event.direction === 'to-server') {
+    if (!isJsonRpcRequest(message)) return
+    const session = sessionNow()
+    if (session?.mode !== 'record' || session.isFinished) return
+    pending.set(`${spawnId}:${String(message.id)}`, {
+      session,
+      request: message,
+      url: stdioUrl(event.server),
+      startedAt: new Date().toISOString(),
+      t0: performance.now(),
+    })
+    return
+  }
+  if (!isJsonRpcResponse(message) || message.id === null) return
+  const key = `${spawnId}:${String(message.id)}`
+  const asked = pending.get(key)
+  if (!asked) return
+  pending.delete(key)
+  if (asked.session.isFinished) return
+  const messages = toMcp(asked.request)
+  if (!messages) return
+  const response: WireResponse = { status: 200, headers: {}, body: message as unknown as JsonValue }
+  addMcpStep(
+    asked.session,
+    {
+      wire: wireRequest(asked.url, asked.request),
+      messages,
+      url: new URL(asked.url),
+      startedAt: asked.startedAt,
+      t0: asked.t0,
+    },
+    response,
+    null,
+  )
+}
+
+function answer(server: StdioServer, request: JsonRpcRequest): JsonRpcMessage[] | undefined {
+  const live = toMcp(request)
+  if (!live) return undefined
+  const url = stdioUrl(server)
+  const current = currentSession()
+  for (const session of [current, mcpOutsideSession()]) {
+    if (!session || session.isFinished) continue
+    const key = matchKey(session, live)
+    const step = session.findUnconsumed(
+      (s) => isMcpStep(s) && mcpWireOf(s)?.request.url === url && recordedKey(session, s) === key,
+    )
+    if (step) return served(session, step, live, url)
+  }
+  return undefined
+}
+
+/** A recorded step's answer for the live request; the step joins the run as recorded. */
+function served(session: Session, step: Step, live: McpMessage[], url: string): JsonRpcMessage[] | undefined {
+  const response = mcpWireOf(step)?.response
+  if (!response) return undefined
+  session.consume(step.index)
+  session.addStep({ ...step } as NewStep)
+  const recorded = recordedMessages(step) ?? []
+  learnServer(session, new URL(url), recorded, response)
+  const body = readdressed(response, recorded, live).body
+  return (Array.isArray(body) ? body : [body]) as unknown as JsonRpcMessage[]
+}
+
+function toMcp(request: JsonRpcRequest): McpMessage[] | undefined {
+  return readMcpMessages(request)
+}
+
+function wireRequest(url: string, request: JsonRpcRequest): WireRequest {
+  return { method: 'POST', url, headers: {}, body: request as unknown as JsonValue }
+}
+
+/**
+ * A stdio server's address in its steps: `stdio:` and its command line, the same on every machine that
+ * checks the project out: the command without its folder (`/usr/bin/node` is `node`), and each argument
+ * that is a path under the working directory made relative to it, with `/` separators.
+ *
+ * @example
+ * stdioUrl({ command: process.execPath, args: [`${process.cwd()}/servers/orders.mjs`] }) // 'stdio:node servers/orders.mjs'
+ */
+export function stdioUrl(server: StdioServer): string {
+  const cwd = process.cwd()
+  const args = server.args.map((arg) => {
+    if (!isAbsolute(arg)) return arg
+    const rel = relative(cwd, arg)
+    return rel.startsWith('..') || isAbsolute(rel) ? arg : rel.split(sep).join('/')
+  })
+  const command = basename(server.command).replace(/\.(exe|cmd)$/i, '')
+  return `stdio:${[command, ...args].map(quoted).join(' ')}`
+}
+
+function quoted(part: string): string {
+  return /^[\w@%+=:,./-]+$/.test(part) ? part : JSON.stringify(part)
+}
