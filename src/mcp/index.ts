@@ -3,6 +3,9 @@
  * recording and replaying them through the Session (`tools/call` as a `tool` step, the rest as `http`
  * steps labelled `mcp:<method>`). The interceptor loads `mcp-exchange.ts` on the first MCP request.
  *
+ * Whether an MCP tool has side effects: the config's overrides, else its server's annotations
+ * (`mcpSideEffects`, for any transport), learned from `tools/list` answers (`learnMcpTools`).
+ *
  * MCP servers an agent starts over stdio: their JSON-RPC messages seen at `child_process.spawn` and
  * replayed without starting them (docs/mcp-stdio.md); not wired into the Session yet.
  */
@@ -38,3 +41,10 @@ export {
   type TapStdioServersOptions,
   tapStdioServers,
 } from './stdio/index.ts'
+export {
+  learnMcpTools,
+  type McpSideEffectsSource,
+  type McpToolAnnotations,
+  mcpSideEffects,
+  mcpToolAnnotations,
+} from './tool-annotations.ts'

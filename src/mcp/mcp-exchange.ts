@@ -8,6 +8,7 @@ import { recordResponse } from '../engine/streams/record-response.ts'
 import { replayNetworkError, replayResponse } from '../engine/streams/replay-response.ts'
 import { toJsonValue, toStepError } from '../engine/values.ts'
 import { redactDocument } from '../redact/redact-document.ts'
+import { forkBlocked, learnToolLists, toolSideEffects } from './internal/mcp-side-effects.ts'
 import {
   isMcpStep,
   matchKey,
@@ -97,6 +98,17 @@ export async function mcpExchange(
   headers.set('accept-encoding', 'identity')
   headers.delete('content-length')
   const exchange = { wire, messages, url, startedAt, t0 }
+  // A fork past its fork step: a side-effect tool's call the parent run does not hold is never sent.
+  const blocked = forkBlocked(
+    session,
+    serverOf(session, url),
+    messages,
+    request.headers.get('mcp-session-id'),
+  )
+  if (blocked) {
+    addStep(session, exchange, blocked.response, blocked.error, true)
+    return blocked.answer
+  }
   let res: Response
   try {
     res = await upstream(
@@ -118,6 +130,7 @@ function served(session: Session, step: Step, live: McpMessage[], url: URL, requ
   if (!response) throw replayNetworkError(step.error ?? { name: 'TypeError', message: 'fetch failed' })
   const recorded = recordedMessages(step) ?? []
   learnServer(session, url, recorded, response)
+  learnToolLists(session, serverOf(session, url), recorded, response)
   return replayResponse(readdressed(response, recorded, live), {
     incomplete: false,
     timing: session.replayTiming,
@@ -163,6 +176,7 @@ function addStep(
   exchange: Exchange,
   response: WireResponse | null,
   error: StepError | null,
+  blocked = false,
 ): void {
   const { messages, url, wire } = exchange
   const timing = { startedAt: exchange.startedAt, durationMs: Math.round(performance.now() - exchange.t0) }
@@ -170,6 +184,7 @@ function addStep(
   const request = single?.kind === 'request' ? single : undefined
   const answer = request && response ? rpcAnswer(response, request.id) : undefined
   if (request?.method === 'initialize' && response) learnServer(session, url, messages, response)
+  if (response) learnToolLists(session, serverOf(session, url), messages, response)
   const httpError =
     response && response.status >= 400
       ? { name: 'McpError', message: `HTTP ${response.status}`, status: response.status }
@@ -188,18 +203,23 @@ function addStep(
   const params = (request.params ?? {}) as { name?: unknown; arguments?: unknown }
   const result = answer && 'result' in answer ? toJsonValue(answer.result) : undefined
   const isError = (result as { isError?: unknown } | undefined)?.isError === true
+  const name = String(params.name ?? '')
+  const server = serverOf(session, url)
+  // From the config, else the server's annotations: a fork never runs a side-effect tool live.
+  const { sideEffects, from } = toolSideEffects(session, server, name)
   const step: Omit<ToolStep, 'index'> = {
     type: 'tool',
-    name: String(params.name ?? ''),
+    name,
     args: toJsonValue(params.arguments ?? {}),
-    // Unknown until the server's tool annotations are read: a fork never runs such a tool live.
-    sideEffects: true,
+    sideEffects,
+    ...(blocked ? { blocked } : {}),
     timing,
     error: error ?? rpcError(answer) ?? (answer ? null : (httpError ?? noAnswer(response))),
     mcp: {
-      server: serverOf(session, url),
+      server,
       method: 'tools/call',
       ...(isError ? { isError } : {}),
+      sideEffectsFrom: from,
       request: wire,
       response,
     },
