@@ -160,6 +160,29 @@ describe('a fork past its fork step', () => {
     await server.close()
   })
 
+  it("takes a tool's side effects from its parent run when no Session of the process saw its listing", async () => {
+    const name = `catalog-${randomUUID()}`
+    const server = await startTestMcpServer({ json: true, name })
+    await recordTools(server, [], { list: true })
+    // Recorded without a listing of its own: get_order is read-only by the other Session's listing.
+    const recording = await recordRun(() => agent(server.url, [getOrder(), note('late')], false))
+    expect(toolSteps(recording.loaded.steps).map(decided)).toEqual([
+      ['get_order', false, 'annotations'],
+      ['add_note', true, 'annotations'],
+    ])
+    // The same run from a server of a name no Session listed (as in a process that forks only this run).
+    const renamed = JSON.parse(JSON.stringify(recording.loaded).replaceAll(name, `${name}-alone`))
+    const { output, session } = await replayRun(
+      renamed,
+      () => agent(server.url, [getOrder('B2'), note('changed')], false),
+      { forkAt: 2 },
+    )
+    await session.finish({ output: null })
+    expect(output.map((r) => r.isError ?? false)).toEqual([false, true])
+    expect([server.runs('get_order'), server.runs('add_note')]).toEqual([2, 1])
+    await server.close()
+  })
+
   it('sends a call of a tool the config marks side-effect free', async () => {
     const server = await startTestMcpServer({ json: true })
     const recording = await recordRun(() => agent(server.url, parentCalls))

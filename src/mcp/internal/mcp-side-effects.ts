@@ -24,18 +24,31 @@ export function learnToolLists(
   }
 }
 
-/** Whether a call of `tool` on `server` has side effects for this Session: its config, then what was listed. */
+/**
+ * Whether a call of `tool` on `server` has side effects for this Session: its config, then what was
+ * listed, then, for a replay or a fork whose listing was seen by no Session of this process, what the
+ * recorded run's annotations said of the tool when it was recorded.
+ */
 export function toolSideEffects(
   session: Session,
   server: string,
   tool: string,
 ): { sideEffects: boolean; from: McpSideEffectsSource } {
-  return mcpSideEffects({
+  const decided = mcpSideEffects({
     server,
     tool,
     annotations: mcpToolAnnotations(session, server, tool),
     overrides: session.mcp?.sideEffects,
   })
+  if (decided.from !== 'unlisted') return decided
+  const recorded = session.recorded?.steps.find(
+    (s) =>
+      s.type === 'tool' &&
+      s.name === tool &&
+      s.mcp?.server === server &&
+      s.mcp.sideEffectsFrom === 'annotations',
+  )
+  return recorded?.type === 'tool' ? { sideEffects: recorded.sideEffects, from: 'annotations' } : decided
 }
 
 /**
