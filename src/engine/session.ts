@@ -50,7 +50,8 @@ export interface SessionOptions {
    * `onDivergence: 'record'`): steps before it are replayed strictly (a divergence there fails as in a
    * replay), and the first call at this index switches the Session to `record`, even one the recording
    * would answer. After the switch, a `tool()` call equal to an unused recorded tool call gets its
-   * recorded result, and any other call of a side-effect tool is blocked (`E_FORK_BLOCKED`). The run is
+   * recorded result, and any other call of a side-effect tool is blocked (`E_FORK_BLOCKED`); an MCP
+   * `tools/call` likewise, its side effects from `mcp` or the server's annotations. The run is
    * a new one, linked by `links.forkedFrom` and `links.forkStep`. In Vitest, the fork policy
    * (src/record-modes) sets it for the test `crashlab fork` targets.
    */
