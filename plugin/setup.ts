@@ -160,7 +160,7 @@ async function openTest(task: Task, mode: RecordMode): Promise<TestState> {
       exists: store.exists(cassettePath),
       load: () => store.readCassette(cassettePath).run,
     },
-    common: { label: name, redactor, matching, hooks: checks?.hooks },
+    common: { label: name, redactor, matching, hooks: checks?.hooks, mcp: fileConfig.mcp },
   })
   // The harness opens the test's run on the Session the plan decided (its hooks already hold the runtime
   // checks and a fork's request hook). Its agent is not known yet: agentCase and the agent fixture name

@@ -238,6 +238,8 @@ export {
   DivergenceError,
   type ExchangeContext,
   type MatchingOptions,
+  type McpOptions,
+  type McpSideEffectOverrides,
   type NewStep,
   type RequestDecision,
   type RequestDifference,

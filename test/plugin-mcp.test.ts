@@ -74,6 +74,8 @@ describe('MCP servers over stdio under the plugin', { timeout: 180_000 }, () => 
       if (!testCassette) throw new Error(`no test cassette for ${spec}: ${files.join(', ')}`)
       const tools = stepsOf(spec, testCassette).filter((s) => s.type === 'tool')
       expect(tools.map((s) => s.name)).toEqual(['get_order', 'issue_refund'])
+      // From the server's annotations: get_order is readOnlyHint, issue_refund destructiveHint.
+      expect(tools.map((s) => s.sideEffects)).toEqual([false, true])
       for (const step of tools) {
         expect(step.mcp?.server).toBe('orders')
         expect(step.mcp?.request.url).toBe('stdio:node orders-server.mjs')

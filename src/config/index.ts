@@ -11,6 +11,7 @@ export { mergeConfig } from './merge-config.ts'
 export {
   type CrashlabConfig,
   CrashlabConfigSchema,
+  McpConfigSchema,
   RedactionConfigSchema,
   StoreConfigSchema,
 } from './schema.ts'

@@ -137,6 +137,26 @@ describe('validateConfig', () => {
     const written = { checks: { maxSteps: 5 } }
     expect(validateConfig(written, 'test')).toEqual(written)
   })
+  it('takes `mcp.sideEffects` by server or by tool, and names the server or tool whose value is wrong', () => {
+    const written = { mcp: { sideEffects: { 'orders-server': { get_order: false }, 'mail-server': true } } }
+    expect(validateConfig(written, 'test')).toEqual(written)
+    const bad = { mcp: { sideEffects: { 'orders-server': { get_order: 'no' }, 'mail-server': 'yes' } } }
+    const error = (() => {
+      try {
+        validateConfig(bad, 'crashlab.config.ts')
+      } catch (e) {
+        return e as CrashlabError
+      }
+    })()
+    expect(error?.issues.map((i) => [i.path, i.message])).toEqual([
+      ["$.mcp.sideEffects['orders-server'].get_order", 'expected true or false'],
+      ["$.mcp.sideEffects['mail-server']", 'expected true, false, or an object of tool names'],
+    ])
+    expect(() => validateConfig({ mcp: { sideEffect: {} } }, 'test')).toThrow(
+      /unknown key "sideEffect"[\s\S]*\$\.mcp\.sideEffect/,
+    )
+  })
+
   it('names the source in the error', () => {
     expect(() =>
       validateConfig({ checks: { circuitBreaker: 'yes' } }, 'the crashlab() plugin options'),

@@ -46,6 +46,38 @@ export const StoreConfigSchema = lazySchema(() =>
 )
 
 /**
+ * The config file's `mcp` key: MCP servers, by the name each gives in its `initialize` answer
+ * (`serverInfo.name`, as an MCP step's `mcp.server` holds it).
+ */
+export const McpConfigSchema = lazySchema(() =>
+  zod.strictObject({
+    /**
+     * Which MCP tools have side effects, over what their servers' annotations say (a tool is side-effect
+     * free only when annotated `readOnlyHint: true`): `true` or `false` for all of a server's tools, or
+     * an object of tool names to `true` or `false`. A side-effect tool never runs at replay and is
+     * blocked in a fork past its fork step unless the parent run holds the same call.
+     */
+    sideEffects: zod
+      .record(
+        zod.string().min(1),
+        // Checked by hand: a union would name the server, never the tool whose value is wrong.
+        zod.custom<boolean | Record<string, boolean>>().superRefine((value, ctx) => {
+          if (typeof value === 'boolean') return
+          if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+            ctx.addIssue({ code: 'custom', message: 'expected true, false, or an object of tool names' })
+            return
+          }
+          for (const [tool, flag] of Object.entries(value)) {
+            if (typeof flag !== 'boolean')
+              ctx.addIssue({ code: 'custom', path: [tool], message: 'expected true or false' })
+          }
+        }),
+      )
+      .optional(),
+  }),
+)
+
+/**
  * The project config (`crashlab.config.ts`), read the same way by the Vitest plugin, the CLI and
  * production capture. Every key is optional; the nearer setting wins (per test, then plugin options,
  * then this file).
@@ -65,6 +97,8 @@ export const CrashlabConfigSchema = lazySchema(() =>
      * replay's cassette does not answer is refused.
      */
     allowHosts: zod.array(zod.string().trim().min(1)).optional(),
+    /** MCP servers: which of their tools have side effects (`sideEffects`), over their annotations. */
+    mcp: McpConfigSchema.optional(),
   }),
 )
 

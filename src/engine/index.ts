@@ -12,6 +12,8 @@ export { type ToolOptions, tool } from './tool.ts'
 export type {
   ExchangeContext,
   MatchingOptions,
+  McpOptions,
+  McpSideEffectOverrides,
   RequestDecision,
   RequestNormalizer,
   SessionHooks,

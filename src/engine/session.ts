@@ -4,7 +4,7 @@ import type { Run } from '../case/schema/run.ts'
 import type { Step } from '../case/schema/step.ts'
 import { CrashlabError } from '../errors.ts'
 import type { Redactor } from '../redact/types.ts'
-import type { FaultInjection, MatchingOptions, SessionHooks, SessionMode } from './types.ts'
+import type { FaultInjection, MatchingOptions, McpOptions, SessionHooks, SessionMode } from './types.ts'
 import { captureError, RERECORD_COMMAND, toJsonValue, toStepError } from './values.ts'
 
 /**
@@ -50,7 +50,8 @@ export interface SessionOptions {
    * `onDivergence: 'record'`): steps before it are replayed strictly (a divergence there fails as in a
    * replay), and the first call at this index switches the Session to `record`, even one the recording
    * would answer. After the switch, a `tool()` call equal to an unused recorded tool call gets its
-   * recorded result, and any other call of a side-effect tool is blocked (`E_FORK_BLOCKED`). The run is
+   * recorded result, and any other call of a side-effect tool is blocked (`E_FORK_BLOCKED`); an MCP
+   * `tools/call` likewise, its side effects from `mcp` or the server's annotations. The run is
    * a new one, linked by `links.forkedFrom` and `links.forkStep`. In Vitest, the fork policy
    * (src/record-modes) sets it for the test `crashlab fork` targets.
    */
@@ -68,6 +69,12 @@ export interface SessionOptions {
    * under the same rules, so rules added after the recording apply to it too.
    */
   matching?: MatchingOptions
+  /**
+   * MCP servers' settings (the config file's `mcp` key): which tools have side effects, over what their
+   * annotations say. A recording writes it into each MCP tool step's `sideEffects`; a fork blocks such a
+   * call past its fork step unless the parent run holds the same call.
+   */
+  mcp?: McpOptions
   /** Receives what cannot be thrown (crashlab errors when the agent's own error wins). Default: process.emitWarning. */
   onWarning?: (message: string) => void
   /** How long `finish()` waits for streams still being recorded before it keeps them as incomplete. Default 2000 ms. */
@@ -100,6 +107,8 @@ export class Session {
   readonly onDivergence: 'fail' | 'record'
   readonly redactor: Redactor | undefined
   readonly matching: MatchingOptions | undefined
+  /** The MCP settings (`SessionOptions.mcp`). */
+  readonly mcp: McpOptions | undefined
   readonly label: string | undefined
   readonly cassettePath: string | undefined
   /** The step a fork goes live from (`SessionOptions.forkAt`), or undefined for any other Session. */
@@ -171,6 +180,7 @@ export class Session {
     this.allowUnused = options.allowUnused ?? false
     this.redactor = options.redactor
     this.matching = hasRules(options.matching) ? options.matching : undefined
+    this.mcp = options.mcp
     this.label = options.label
     this.cassettePath = options.cassettePath
     this.onWarning = options.onWarning ?? ((m) => process.emitWarning(m, { code: 'CRASHLAB_SESSION' }))

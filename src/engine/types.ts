@@ -127,3 +127,24 @@ export interface MatchingOptions {
   /** Run in order on every model request before it is hashed; `http` calls have no normalized request. */
   normalize?: readonly RequestNormalizer[]
 }
+
+/**
+ * Whether MCP tools have side effects, set by hand over what their servers' annotations say: by server
+ * name (`serverInfo.name` from `initialize`, as an MCP step's `mcp.server` holds it), for all its tools
+ * or tool by tool. The config file's `mcp.sideEffects`.
+ *
+ * @example
+ * const overrides: McpSideEffectOverrides = { 'orders-server': { get_order: false }, 'mail-server': true }
+ */
+export type McpSideEffectOverrides = Readonly<Record<string, boolean | Readonly<Record<string, boolean>>>>
+
+/**
+ * How a Session treats MCP servers: the config file's `mcp` key.
+ *
+ * @example
+ * const mcp: McpOptions = { sideEffects: { 'orders-server': { get_order: false } } }
+ */
+export interface McpOptions {
+  /** Which MCP tools have side effects, over their annotations (see `McpSideEffectOverrides`). */
+  sideEffects?: McpSideEffectOverrides
+}

@@ -108,6 +108,7 @@ function openSession<I>(
           name: plan.name,
           input: plan.input === undefined ? undefined : toJsonValue(plan.input),
           redactor: prepared.redactor,
+          mcp: plan.session.mcp ?? prepared.config.mcp,
           // The journal first: a step is kept before any other hook (the circuit breaker) acts on it.
           hooks: composeHooks(journal?.hooks, ...(plan.hooks ?? []), prepared.checks?.hooks),
         })

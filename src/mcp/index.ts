@@ -3,6 +3,9 @@
  * recording and replaying them through the Session (`tools/call` as a `tool` step, the rest as `http`
  * steps labelled `mcp:<method>`). The interceptor loads `mcp-exchange.ts` on the first MCP request.
  *
+ * Whether an MCP tool has side effects: the config's overrides, else its server's annotations
+ * (`mcpSideEffects`, for any transport), learned from `tools/list` answers (`learnMcpTools`).
+ *
  * MCP servers an agent starts over stdio: their JSON-RPC messages seen at `child_process.spawn` and
  * replayed without starting them (docs/mcp-stdio.md), recorded and replayed through the Sessions
  * (`tapStdioIntoSessions`). MCP outside any test's Session goes to the test file's MCP Session.
@@ -41,3 +44,10 @@ export {
   tapStdioServers,
 } from './stdio/index.ts'
 export { stdioUrl, tapStdioIntoSessions } from './stdio-sessions.ts'
+export {
+  learnMcpTools,
+  type McpSideEffectsSource,
+  type McpToolAnnotations,
+  mcpSideEffects,
+  mcpToolAnnotations,
+} from './tool-annotations.ts'

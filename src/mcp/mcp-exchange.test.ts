@@ -176,4 +176,34 @@ describe('mcpExchange', () => {
     expect(error?.code).toBe('E_REPLAY_UNUSED')
     expect(error?.message).toContain('tool issue_refund')
   })
+
+  it('blocks, in a fork past its fork step, a batch that holds a side-effect call: every request gets an error', async () => {
+    const list = rpc({ id: 1, method: 'tools/list' })
+    const tools = {
+      tools: [{ name: 'get_order', annotations: { readOnlyHint: true } }, { name: 'issue_refund' }],
+    }
+    const rec = await recordRun(() => send(list, () => json(rpc({ id: 1, result: tools }))))
+    const batch = [
+      rpc({ id: 2, method: 'tools/call', params: { name: 'get_order', arguments: {} } }),
+      rpc({ id: 3, method: 'tools/call', params: { name: 'issue_refund', arguments: { amount: 5 } } }),
+    ]
+    const { output, session } = await replayRun(
+      rec.loaded,
+      async () => {
+        await send(list, never)
+        return send(batch, never).then((r) => r.json())
+      },
+      { forkAt: 1 },
+    )
+    await session.finish({ output: null })
+    expect(output).toEqual([
+      rpc({ id: 2, error: { code: -32000, message: expect.stringContaining('E_FORK_BLOCKED') } }),
+      rpc({ id: 3, error: { code: -32000, message: expect.stringContaining('"issue_refund"') } }),
+    ])
+    expect(session.run.steps[1]).toMatchObject({
+      type: 'http',
+      label: 'mcp:batch',
+      error: { code: 'E_FORK_BLOCKED' },
+    })
+  })
 })

@@ -8,6 +8,7 @@ import { recordResponse } from '../engine/streams/record-response.ts'
 import { replayNetworkError, replayResponse } from '../engine/streams/replay-response.ts'
 import { toJsonValue, toStepError } from '../engine/values.ts'
 import { redactDocument } from '../redact/redact-document.ts'
+import { forkBlocked, learnToolLists, toolSideEffects } from './internal/mcp-side-effects.ts'
 import {
   isMcpStep,
   matchKey,
@@ -97,6 +98,17 @@ export async function mcpExchange(
   headers.set('accept-encoding', 'identity')
   headers.delete('content-length')
   const exchange = { wire, messages, url, startedAt, t0 }
+  // A fork past its fork step: a side-effect tool's call the parent run does not hold is never sent.
+  const blocked = forkBlocked(
+    session,
+    serverOf(session, url),
+    messages,
+    request.headers.get('mcp-session-id'),
+  )
+  if (blocked) {
+    addMcpStep(session, exchange, blocked.response, blocked.error, true)
+    return blocked.answer
+  }
   let res: Response
   try {
     res = await upstream(
@@ -117,7 +129,7 @@ function served(session: Session, step: Step, live: McpMessage[], url: URL, requ
   const response = wire?.response
   if (!response) throw replayNetworkError(step.error ?? { name: 'TypeError', message: 'fetch failed' })
   const recorded = recordedMessages(step) ?? []
-  learnServer(session, url, recorded, response)
+  learnFromAnswer(session, url, recorded, response)
   return replayResponse(readdressed(response, recorded, live), {
     incomplete: false,
     timing: session.replayTiming,
@@ -167,6 +179,7 @@ export function addMcpStep(
   exchange: McpExchange,
   response: WireResponse | null,
   error: StepError | null,
+  blocked = false,
 ): void {
   const { messages, url, wire } = exchange
   const timing = { startedAt: exchange.startedAt, durationMs: Math.round(performance.now() - exchange.t0) }
@@ -174,6 +187,7 @@ export function addMcpStep(
   const request = single?.kind === 'request' ? single : undefined
   const answer = request && response ? rpcAnswer(response, request.id) : undefined
   if (request?.method === 'initialize' && response) learnServer(session, url, messages, response)
+  if (response) learnToolLists(session, serverOf(session, url), messages, response)
   const httpError =
     response && response.status >= 400
       ? { name: 'McpError', message: `HTTP ${response.status}`, status: response.status }
@@ -192,18 +206,23 @@ export function addMcpStep(
   const params = (request.params ?? {}) as { name?: unknown; arguments?: unknown }
   const result = answer && 'result' in answer ? toJsonValue(answer.result) : undefined
   const isError = (result as { isError?: unknown } | undefined)?.isError === true
+  const name = String(params.name ?? '')
+  const server = serverOf(session, url)
+  // From the config, else the server's annotations: a fork never runs a side-effect tool live.
+  const { sideEffects, from } = toolSideEffects(session, server, name)
   const step: Omit<ToolStep, 'index'> = {
     type: 'tool',
-    name: String(params.name ?? ''),
+    name,
     args: toJsonValue(params.arguments ?? {}),
-    // Unknown until the server's tool annotations are read: a fork never runs such a tool live.
-    sideEffects: true,
+    sideEffects,
+    ...(blocked ? { blocked } : {}),
     timing,
     error: error ?? rpcError(answer) ?? (answer ? null : (httpError ?? noAnswer(response))),
     mcp: {
-      server: serverOf(session, url),
+      server,
       method: 'tools/call',
       ...(isError ? { isError } : {}),
+      sideEffectsFrom: from,
       request: wire,
       response,
     },
@@ -245,7 +264,21 @@ function endpointOf(url: URL): string {
   return `${url.origin}${url.pathname}`
 }
 
-export function learnServer(
+/**
+ * What a served answer teaches the Session: the server's name (from `initialize`) and its tools'
+ * annotations (from `tools/list`), for the steps that follow.
+ */
+export function learnFromAnswer(
+  session: Session,
+  url: URL,
+  messages: readonly McpMessage[],
+  response: WireResponse,
+): void {
+  learnServer(session, url, messages, response)
+  learnToolLists(session, serverOf(session, url), messages, response)
+}
+
+function learnServer(
   session: Session,
   url: URL,
   messages: readonly McpMessage[],

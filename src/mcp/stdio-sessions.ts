@@ -12,7 +12,7 @@ import {
   recordedKey,
   recordedMessages,
 } from './internal/mcp-wire.ts'
-import { addMcpStep, learnServer, mcpDivergence } from './mcp-exchange.ts'
+import { addMcpStep, learnFromAnswer, mcpDivergence } from './mcp-exchange.ts'
 import { type McpMessage, readMcpMessages } from './mcp-message.ts'
 import { mcpOutsideSession } from './outside-tests.ts'
 import {
@@ -176,7 +176,7 @@ function served(session: Session, step: Step, live: McpMessage[], url: string): 
   session.consume(step.index)
   session.addStep({ ...step } as NewStep)
   const recorded = recordedMessages(step) ?? []
-  learnServer(session, new URL(url), recorded, response)
+  learnFromAnswer(session, new URL(url), recorded, response)
   const body = readdressed(response, recorded, live).body
   return (Array.isArray(body) ? body : [body]) as unknown as JsonRpcMessage[]
 }

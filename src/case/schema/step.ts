@@ -156,6 +156,12 @@ export const McpCallSchema = lazySchema(() =>
     method: zod.string(),
     /** The result said `isError: true`: the tool ran and reported a failure to the model. */
     isError: zod.boolean().optional(),
+    /**
+     * What decided the step's `sideEffects`: `config` (the config file's `mcp.sideEffects`),
+     * `annotations` (the tool as its server's `tools/list` answer described it: side-effect free only
+     * with `readOnlyHint: true`), `unlisted` (no listing of the tool was seen: a side effect).
+     */
+    sideEffectsFrom: zod.enum(['config', 'annotations', 'unlisted']).optional(),
     request: WireRequestSchema,
     /** The HTTP answer; null when the connection failed (then see the step's `error`). */
     response: WireResponseSchema.nullable(),

@@ -8,13 +8,17 @@ import { lazySchema, zod } from '../../lazy-zod.ts'
 
 /**
  * A real MCP server for tests (the SDK's `McpServer` over Streamable HTTP on loopback): `get_order`
- * reads, `issue_refund` counts its runs and reports a refund over 100 as a failed call (`isError`).
+ * reads (annotated `readOnlyHint: true`), `issue_refund` reports a refund over 100 as a failed call
+ * (`isError`; annotated `destructiveHint: true`), `add_note` writes a note (no annotations). Each
+ * counts its runs.
  */
 export interface TestMcpServer {
   /** The MCP endpoint, `http://127.0.0.1:PORT/mcp`. */
   url: string
   /** How many times `issue_refund` ran. */
   refunds: () => number
+  /** How many times a tool ran. */
+  runs: (tool: 'get_order' | 'issue_refund' | 'add_note') => number
   /** TCP connections the server accepted. */
   connections: () => number
   close: () => Promise<void>
@@ -22,25 +26,32 @@ export interface TestMcpServer {
 
 const orderShape = lazySchema(() => ({ orderId: zod.string() }))
 const refundShape = lazySchema(() => ({ orderId: zod.string(), amount: zod.number() }))
+const noteShape = lazySchema(() => ({ orderId: zod.string(), text: zod.string() }))
 
 /**
- * Starts one; `json: true` answers POSTs with JSON, else with an SSE stream (the SDK's default).
+ * Starts one; `json: true` answers POSTs with JSON, else with an SSE stream (the SDK's default). `name`
+ * is its `serverInfo.name` (default `orders-server`).
  *
  * @example
  * const server = await startTestMcpServer({ json: false })
  */
-export async function startTestMcpServer(options: { json: boolean }): Promise<TestMcpServer> {
-  let refunds = 0
+export async function startTestMcpServer(options: { json: boolean; name?: string }): Promise<TestMcpServer> {
+  const runs = { get_order: 0, issue_refund: 0, add_note: 0 }
   let connections = 0
   const transports = new Map<string, StreamableHTTPServerTransport>()
 
   const newServer = () => {
-    const server = new McpServer({ name: 'orders-server', version: '1.0.0' })
+    const server = new McpServer({ name: options.name ?? 'orders-server', version: '1.0.0' })
     server.registerTool(
       'get_order',
-      { description: 'Reads an order', inputSchema: { ...orderShape } as ZodRawShapeCompat },
+      {
+        description: 'Reads an order',
+        inputSchema: { ...orderShape } as ZodRawShapeCompat,
+        annotations: { readOnlyHint: true },
+      },
       async (args) => {
         const { orderId } = args as { orderId: string }
+        runs.get_order++
         return {
           content: [{ type: 'text', text: `order ${orderId}: delivered, broken` }],
           structuredContent: { orderId, status: 'delivered' },
@@ -49,13 +60,26 @@ export async function startTestMcpServer(options: { json: boolean }): Promise<Te
     )
     server.registerTool(
       'issue_refund',
-      { description: 'Refunds an order', inputSchema: { ...refundShape } as ZodRawShapeCompat },
+      {
+        description: 'Refunds an order',
+        inputSchema: { ...refundShape } as ZodRawShapeCompat,
+        annotations: { destructiveHint: true },
+      },
       async (args) => {
         const { orderId, amount } = args as { orderId: string; amount: number }
-        refunds++
+        runs.issue_refund++
         if (amount > 100)
           return { content: [{ type: 'text', text: `refund of ${amount} is over the limit` }], isError: true }
         return { content: [{ type: 'text', text: `refunded ${amount} for ${orderId}` }] }
+      },
+    )
+    server.registerTool(
+      'add_note',
+      { description: 'Adds a note to an order', inputSchema: { ...noteShape } as ZodRawShapeCompat },
+      async (args) => {
+        const { orderId } = args as { orderId: string }
+        runs.add_note++
+        return { content: [{ type: 'text', text: `noted on ${orderId}` }] }
       },
     )
     return server
@@ -93,7 +117,8 @@ export async function startTestMcpServer(options: { json: boolean }): Promise<Te
   const { port } = http.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}/mcp`,
-    refunds: () => refunds,
+    refunds: () => runs.issue_refund,
+    runs: (tool) => runs[tool],
     connections: () => connections,
     close: async () => {
       for (const t of transports.values()) await t.close()
