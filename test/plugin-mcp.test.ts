@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -108,6 +108,33 @@ describe('MCP servers over stdio under the plugin', { timeout: 180_000 }, () => 
     expect(replayed.output).toContain('MCP server `node orders-server.mjs` was started in a replay')
     expect(toolRuns(replayed)).toHaveLength(0)
     expect(existsSync(join(copy, '__cassettes__', 'ai-sdk.spec.ts', 'outside-tests.mcp.json'))).toBe(false)
+  })
+
+  it("a tool renamed in the server's code since the recording: the replay fails naming both tools", async () => {
+    const copy = copyProject(dir, { withCassettes: true })
+    copies.push(copy)
+    const server = join(copy, 'orders-server.mjs')
+    writeFileSync(server, readFileSync(server, 'utf8').replace("'issue_refund',", "'refund_order',"))
+    const replayed = await runFixture(copy, ['run'], { ci: true, env: { FIXTURE_PROVIDER: 'off' } })
+    expectExit(replayed, 1)
+    expect(replayed.output).toContain(
+      'the tools of MCP server `node orders-server.mjs` changed since the recording',
+    )
+    expect(replayed.output).toContain('tool "issue_refund" was removed; tool "refund_order" was added')
+    // Both specs fail, each naming the tools; the server was started only to list them.
+    expect(replayed.output).toContain('2 failed')
+    expect(toolRuns(replayed)).toHaveLength(0)
+  })
+
+  it("the server's code changed but not its tools: the replay passes, no tool runs", async () => {
+    const copy = copyProject(dir, { withCassettes: true })
+    copies.push(copy)
+    const server = join(copy, 'orders-server.mjs')
+    writeFileSync(server, `${readFileSync(server, 'utf8')}\n// a comment, and nothing else\n`)
+    const replayed = await runFixture(copy, ['run'], { ci: true, env: { FIXTURE_PROVIDER: 'off' } })
+    expectExit(replayed, 0)
+    expect(toolRuns(replayed)).toHaveLength(0)
+    expect(modelRequests(replayed)).toBe(0)
   })
 
   it('a file MCP cassette is written only by a run that records', () => {

@@ -1,8 +1,10 @@
 import { basename, isAbsolute, relative, sep } from 'node:path'
+import { canonicalStringify } from '../case/canonical-json.ts'
 import type { JsonValue } from '../case/schema/json.ts'
 import type { Step, WireRequest, WireResponse } from '../case/schema/step.ts'
 import { currentSession } from '../engine/context.ts'
 import type { NewStep, Session } from '../engine/session.ts'
+import { toJsonValue } from '../engine/values.ts'
 import { CrashlabError } from '../errors.ts'
 import {
   isMcpStep,
@@ -21,6 +23,8 @@ import {
   type JsonRpcMessage,
   type JsonRpcRequest,
 } from './stdio/json-rpc.ts'
+import { type ListedTool, listToolsLive } from './stdio/list-tools-live.ts'
+import { serverSourceDigest } from './stdio/server-source.ts'
 import { type StdioTap, tapStdioServers } from './stdio/tap-stdio-servers.ts'
 import type { StdioMessageEvent, StdioServer, StdioSpawn } from './stdio/types.ts'
 
@@ -142,7 +146,7 @@ function recordMessage(pending: Map<string, Pending>, event: StdioMessageEvent):
   addMcpStep(
     asked.session,
     {
-      wire: wireRequest(asked.url, asked.request),
+      wire: wireRequest(asked.url, asked.request, sourceOf(event.server)),
       messages,
       url: new URL(asked.url),
       startedAt: asked.startedAt,
@@ -153,7 +157,10 @@ function recordMessage(pending: Map<string, Pending>, event: StdioMessageEvent):
   )
 }
 
-function answer(server: StdioServer, request: JsonRpcRequest): JsonRpcMessage[] | undefined {
+function answer(
+  server: StdioServer,
+  request: JsonRpcRequest,
+): JsonRpcMessage[] | undefined | Promise<JsonRpcMessage[] | undefined> {
   const live = toMcp(request)
   if (!live) return undefined
   const url = stdioUrl(server)
@@ -164,9 +171,113 @@ function answer(server: StdioServer, request: JsonRpcRequest): JsonRpcMessage[] 
     const step = session.findUnconsumed(
       (s) => isMcpStep(s) && mcpWireOf(s)?.request.url === url && recordedKey(session, s) === key,
     )
-    if (step) return served(session, step, live, url)
+    if (!step) continue
+    const answered = served(session, step, live, url)
+    // A tool list recorded from other code than the server's now: the model would be shown tools that
+    // may no longer exist. The live server's list is compared first (no tool runs).
+    if (request.method === 'tools/list' && changedSince(step, server))
+      return checkToolSet(session, step, server).then(() => answered)
+    return answered
   }
   return undefined
+}
+
+/** The recorded source digest of a server's step, when the recording has one. */
+const SOURCE_HEADER = 'mcp-server-source'
+const SOURCES = new WeakMap<StdioServer, string | null>()
+
+/** A spawned server's source digest, read once per spawn. */
+function sourceOf(server: StdioServer): string | undefined {
+  let digest = SOURCES.get(server)
+  if (digest === undefined) {
+    digest = serverSourceDigest(server) ?? null
+    SOURCES.set(server, digest)
+  }
+  return digest ?? undefined
+}
+
+function changedSince(step: Step, server: StdioServer): boolean {
+  const recorded = mcpWireOf(step)?.request.headers[SOURCE_HEADER]
+  const now = sourceOf(server)
+  return recorded !== undefined && now !== undefined && recorded !== now
+}
+
+/** Live tool lists of changed servers, by command line and source: listed once per process. */
+const LISTED = new Map<string, Promise<ListedTool[]>>()
+
+/**
+ * Lists the changed server's tools live and fails the Session, naming the tools, when they differ from
+ * the recorded list the replay answers with.
+ */
+async function checkToolSet(session: Session, step: Step, server: StdioServer): Promise<void> {
+  const key = `${stdioUrl(server)}\0${sourceOf(server)}`
+  let listed = LISTED.get(key)
+  if (!listed) {
+    listed = listToolsLive(server)
+    LISTED.set(key, listed)
+  }
+  const command = stdioUrl(server).slice('stdio:'.length)
+  const rerecord = 'Re-record the run (npx crashlab vitest --record) so that it uses the server as it is now.'
+  let live: ListedTool[]
+  try {
+    live = await listed
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error)
+    session.fail(
+      new CrashlabError(
+        'E_DIVERGENCE',
+        `replay of ${session.where}: MCP server \`${command}\` changed since the recording (its source files ` +
+          `differ), and ${why} ${rerecord}`,
+        { subject: session.cassettePath },
+      ),
+    )
+    return
+  }
+  const recorded = recordedTools(step)
+  const changes = toolSetChanges(recorded, live)
+  if (changes.length === 0) return
+  session.fail(
+    new CrashlabError(
+      'E_DIVERGENCE',
+      `replay of ${session.where}: the tools of MCP server \`${command}\` changed since the recording (its ` +
+        `source files differ, and its tools/list answers otherwise now): ${changes.join('; ')}. The replay ` +
+        `answered with the recorded list, so the model was shown tools the server no longer has. ${rerecord}`,
+      { subject: session.cassettePath },
+    ),
+  )
+}
+
+function recordedTools(step: Step): ListedTool[] {
+  const body = mcpWireOf(step)?.response?.body as { result?: { tools?: ListedTool[] } } | null | undefined
+  return body?.result?.tools ?? []
+}
+
+/**
+ * What differs between two tool lists, for people: tools removed and added (a rename is both), and
+ * for a tool in both, a changed description or input schema (what the model is shown).
+ *
+ * @example
+ * toolSetChanges([{ name: 'issue_refund' }], [{ name: 'refund_order' }])
+ * // ['tool "issue_refund" was removed', 'tool "refund_order" was added']
+ */
+export function toolSetChanges(recorded: readonly ListedTool[], live: readonly ListedTool[]): string[] {
+  const now = new Map(live.map((t) => [t.name, t]))
+  const before = new Map(recorded.map((t) => [t.name, t]))
+  const changes: string[] = []
+  for (const tool of recorded) if (!now.has(tool.name)) changes.push(`tool "${tool.name}" was removed`)
+  for (const tool of live) if (!before.has(tool.name)) changes.push(`tool "${tool.name}" was added`)
+  for (const tool of recorded) {
+    const current = now.get(tool.name)
+    if (!current) continue
+    if ((current.description ?? '') !== (tool.description ?? ''))
+      changes.push(`the description of tool "${tool.name}" changed`)
+    if (
+      canonicalStringify(toJsonValue(current.inputSchema ?? null)) !==
+      canonicalStringify(toJsonValue(tool.inputSchema ?? null))
+    )
+      changes.push(`the input schema of tool "${tool.name}" changed`)
+  }
+  return changes
 }
 
 /** A recorded step's answer for the live request; the step joins the run as recorded. */
@@ -185,8 +296,10 @@ function toMcp(request: JsonRpcRequest): McpMessage[] | undefined {
   return readMcpMessages(request)
 }
 
-function wireRequest(url: string, request: JsonRpcRequest): WireRequest {
-  return { method: 'POST', url, headers: {}, body: request as unknown as JsonValue }
+/** The request of a stdio step: the JSON-RPC request, and the digest of the server's source, if local. */
+function wireRequest(url: string, request: JsonRpcRequest, source: string | undefined): WireRequest {
+  const headers: Record<string, string> = source === undefined ? {} : { [SOURCE_HEADER]: source }
+  return { method: 'POST', url, headers, body: request as unknown as JsonValue }
 }
 
 /**

@@ -88,7 +88,11 @@ describe('a live stdio spawn', () => {
       [1, 'to-client', 0],
       [1, 'to-client', 1],
     ])
-    expect(events[0]?.server).toEqual({ command: process.execPath, args: ['-e', ECHO_SERVER] })
+    expect(events[0]?.server).toMatchObject({
+      command: process.execPath,
+      args: ['-e', ECHO_SERVER],
+      cwd: process.cwd(),
+    })
   })
 
   it('leaves a process alone when the first line is no opening request: nothing reported, its streams unwrapped', async () => {

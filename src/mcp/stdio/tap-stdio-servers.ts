@@ -162,7 +162,12 @@ function spawnThrough(
   const decision = tap.options.decide({ command, args: [...args], ...(cwd === undefined ? {} : { cwd }) })
   if (decision === 'ignore')
     return spawnThrough(registry, index - 1, self, command, argsOrOptions, maybeOptions)
-  const server: StdioServer = { command, args: [...args] }
+  const server: StdioServer = {
+    command,
+    args: [...args],
+    ...(cwd === undefined ? {} : { cwd }),
+    ...(spawnOptions?.env === undefined ? {} : { env: spawnOptions.env }),
+  }
   tap.spawns += 1
   const spawnId = tap.spawns
   if (decision === 'replay') {
@@ -182,4 +187,12 @@ function spawnThrough(
   if (tap.onMessage || tap.options.refuse)
     tapLiveChild(child, server, spawnId, tap.onMessage ?? (() => {}), tap.options.refuse)
   return child
+}
+
+/**
+ * Starts a process with `child_process.spawn` as it was before any tap: no tap sees it. For crashlab's
+ * own use of a server (listing a changed server's tools, `listToolsLive`), never the agent's.
+ */
+export function spawnUntapped(command: string, args: readonly string[], options: SpawnOptions): ChildProcess {
+  return taps().original.call(childProcess, command, args, options)
 }

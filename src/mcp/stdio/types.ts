@@ -8,10 +8,14 @@ export interface StdioSpawn {
   cwd?: string
 }
 
-/** The MCP server a message belongs to: the command line that started it. */
+/** The MCP server a message belongs to: the command line that started it (and where, and with what). */
 export interface StdioServer {
   command: string
   args: readonly string[]
+  /** The spawn's working directory, when it gave one. */
+  cwd?: string
+  /** The spawn's environment, when it gave one: never recorded (it may hold keys). */
+  env?: NodeJS.ProcessEnv
 }
 
 /**

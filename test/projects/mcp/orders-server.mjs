@@ -1,7 +1,5 @@
 // The fixture's MCP server over stdio: an order look-up (read-only) and a refund (destructive). It logs
 // its start and every tool it runs to FIXTURE_LOG, so the test counts process starts and executions.
-// FIXTURE_MCP_TOOLS=renamed serves `refund_order` in place of `issue_refund`: a server whose code
-// changed since the recording.
 import { appendFileSync } from 'node:fs'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
@@ -29,7 +27,7 @@ server.registerTool(
   },
 )
 server.registerTool(
-  process.env.FIXTURE_MCP_TOOLS === 'renamed' ? 'refund_order' : 'issue_refund',
+  'issue_refund',
   {
     description: 'Refund an amount in USD for an order.',
     inputSchema: { order_id: z.string(), amount: z.number() },

@@ -11,7 +11,6 @@ export const ORDERS_SERVER = {
   env: {
     PATH: process.env.PATH ?? '',
     ...(process.env.FIXTURE_LOG && { FIXTURE_LOG: process.env.FIXTURE_LOG }),
-    ...(process.env.FIXTURE_MCP_TOOLS && { FIXTURE_MCP_TOOLS: process.env.FIXTURE_MCP_TOOLS }),
   },
 }
 
@@ -30,9 +29,7 @@ function refundOverMcp(request: NormalizedRequest) {
   const content = result.content.replace(/\\"/g, '"')
   const total = /"total":(\d+)/.exec(content)?.[1]
   if (total) {
-    const tools = request.tools?.map((t) => t.name) ?? []
-    const refund = tools.includes('issue_refund') ? 'issue_refund' : (tools.at(-1) ?? 'issue_refund')
-    return { toolCalls: [{ name: refund, args: { order_id: 'A17', amount: Number(total) } }] }
+    return { toolCalls: [{ name: 'issue_refund', args: { order_id: 'A17', amount: Number(total) } }] }
   }
   return { text: `Done: ${/R-[A-Z]\d{2}/.exec(content)?.[0] ?? 'no refund'} is on its way.` }
 }
