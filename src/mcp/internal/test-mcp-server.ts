@@ -24,6 +24,37 @@ const orderShape = lazySchema(() => ({ orderId: zod.string() }))
 const refundShape = lazySchema(() => ({ orderId: zod.string(), amount: zod.number() }))
 
 /**
+ * The SDK's `McpServer` named `orders-server`: `get_order` reads, `issue_refund` calls `onRefund` on
+ * each run and reports a refund over 100 as a failed call (`isError`).
+ */
+export function ordersServer(onRefund: () => void): McpServer {
+  const server = new McpServer({ name: 'orders-server', version: '1.0.0' })
+  server.registerTool(
+    'get_order',
+    { description: 'Reads an order', inputSchema: { ...orderShape } as ZodRawShapeCompat },
+    async (args) => {
+      const { orderId } = args as { orderId: string }
+      return {
+        content: [{ type: 'text', text: `order ${orderId}: delivered, broken` }],
+        structuredContent: { orderId, status: 'delivered' },
+      }
+    },
+  )
+  server.registerTool(
+    'issue_refund',
+    { description: 'Refunds an order', inputSchema: { ...refundShape } as ZodRawShapeCompat },
+    async (args) => {
+      const { orderId, amount } = args as { orderId: string; amount: number }
+      onRefund()
+      if (amount > 100)
+        return { content: [{ type: 'text', text: `refund of ${amount} is over the limit` }], isError: true }
+      return { content: [{ type: 'text', text: `refunded ${amount} for ${orderId}` }] }
+    },
+  )
+  return server
+}
+
+/**
  * Starts one; `json: true` answers POSTs with JSON, else with an SSE stream (the SDK's default).
  *
  * @example
@@ -31,35 +62,7 @@ const refundShape = lazySchema(() => ({ orderId: zod.string(), amount: zod.numbe
  */
 export async function startTestMcpServer(options: { json: boolean }): Promise<TestMcpServer> {
   let refunds = 0
-  let connections = 0
   const transports = new Map<string, StreamableHTTPServerTransport>()
-
-  const newServer = () => {
-    const server = new McpServer({ name: 'orders-server', version: '1.0.0' })
-    server.registerTool(
-      'get_order',
-      { description: 'Reads an order', inputSchema: { ...orderShape } as ZodRawShapeCompat },
-      async (args) => {
-        const { orderId } = args as { orderId: string }
-        return {
-          content: [{ type: 'text', text: `order ${orderId}: delivered, broken` }],
-          structuredContent: { orderId, status: 'delivered' },
-        }
-      },
-    )
-    server.registerTool(
-      'issue_refund',
-      { description: 'Refunds an order', inputSchema: { ...refundShape } as ZodRawShapeCompat },
-      async (args) => {
-        const { orderId, amount } = args as { orderId: string; amount: number }
-        refunds++
-        if (amount > 100)
-          return { content: [{ type: 'text', text: `refund of ${amount} is over the limit` }], isError: true }
-        return { content: [{ type: 'text', text: `refunded ${amount} for ${orderId}` }] }
-      },
-    )
-    return server
-  }
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const id = req.headers['mcp-session-id']
@@ -77,11 +80,34 @@ export async function startTestMcpServer(options: { json: boolean }): Promise<Te
         },
       })
       transport = created
-      await newServer().connect(created)
+      await ordersServer(() => refunds++).connect(created)
     }
     await transport.handleRequest(req, res)
   }
 
+  const http = await serveLoopback(handle)
+  return {
+    url: `http://127.0.0.1:${http.port}/mcp`,
+    refunds: () => refunds,
+    connections: http.connections,
+    close: async () => {
+      for (const t of transports.values()) await t.close()
+      await http.close()
+    },
+  }
+}
+
+/**
+ * An HTTP server on loopback that answers with `handle` (a failure answers 500), counting the TCP
+ * connections it accepts; `close` cuts the open ones (an SSE stream too).
+ *
+ * @example
+ * const http = await serveLoopback(async (req, res) => res.end('ok'))
+ */
+export async function serveLoopback(
+  handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+): Promise<{ port: number; connections: () => number; close: () => Promise<void> }> {
+  let connections = 0
   const http: Server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500)
@@ -92,11 +118,9 @@ export async function startTestMcpServer(options: { json: boolean }): Promise<Te
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', r))
   const { port } = http.address() as AddressInfo
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    refunds: () => refunds,
+    port,
     connections: () => connections,
     close: async () => {
-      for (const t of transports.values()) await t.close()
       http.closeAllConnections()
       await new Promise<void>((r) => http.close(() => r()))
     },
