@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { HttpStep, ToolStep } from '../case/schema/step.ts'
 import { isFailedToolCall } from '../checks/failed-tool-call.ts'
@@ -165,7 +166,7 @@ describe('MCP over the older HTTP+SSE transport', () => {
     const server = await startLegacyMcpServer()
     const recording = await recordRun(() => legacyAgent(server.url))
     expect(server.refunds()).toBe(2)
-    expect(recording.output.tools).toEqual(['get_order', 'issue_refund'])
+    expect(recording.output.tools).toEqual(['count', 'get_order', 'issue_refund'])
     expect(recording.output.results[1]).toEqual({ content: [{ type: 'text', text: 'refunded 20 for A17' }] })
     const steps = recording.loaded.steps
     expect(labels(steps)).toEqual(['mcp:stream', ...AGENT_STEPS])
@@ -192,12 +193,78 @@ describe('MCP over the older HTTP+SSE transport', () => {
     expect(labels(session.run.steps)).toEqual(labels(steps))
   })
 
+  it("the server's progress comes with the call's answer; its own messages are kept on the stream step", async () => {
+    const server = await startLegacyMcpServer()
+    const counting = async (url: string, announce?: () => void) => {
+      const client = new Client({ name: 'refund-agent', version: '1.0.0' })
+      const changed = new Promise<void>((resolve) =>
+        client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+      )
+      const transport = new SSEClientTransport(new URL(url))
+      await client.connect(transport)
+      // What the server sent the client on the stream, besides answers.
+      const notified: unknown[] = []
+      const deliver = transport.onmessage!
+      transport.onmessage = (message) => {
+        if ('method' in message) notified.push([message.method, message.params?.progress ?? null])
+        deliver(message)
+      }
+      try {
+        const result = await client.callTool({ name: 'count', arguments: { n: 2 } }, undefined, {
+          onprogress: () => {},
+        })
+        // A message of the server's own, while no request waits.
+        if (announce) {
+          announce()
+          await changed
+        }
+        return { result, notified }
+      } finally {
+        await client.close()
+      }
+    }
+    const recording = await recordRun(() => counting(server.url, server.announce))
+    const progress = [
+      ['notifications/progress', 1],
+      ['notifications/progress', 2],
+    ]
+    expect(recording.output).toEqual({
+      result: { content: [{ type: 'text', text: 'counted 2' }] },
+      notified: [...progress, ['notifications/tools/list_changed', null]],
+    })
+    const steps = recording.loaded.steps
+    const call = steps.find((s): s is ToolStep => s.type === 'tool')
+    const sent = (chunks: { data: string }[] | undefined) =>
+      chunks?.map((c) => (JSON.parse(c.data) as { method?: string }).method ?? 'answer')
+    expect(sent(call?.mcp?.response?.chunks)).toEqual([
+      'notifications/progress',
+      'notifications/progress',
+      'answer',
+    ])
+    const stream = steps[0] as HttpStep
+    expect(stream.response?.chunks?.map((c) => c.event)).toEqual(['endpoint', 'message'])
+    expect(sent(stream.response?.chunks?.slice(1))).toEqual(['notifications/tools/list_changed'])
+    await server.close()
+
+    // The progress is sent again with the answer; the server's own message is not.
+    const { output, session } = await replayRun(recording.loaded, () => counting(server.url))
+    await session.finish({ output: null })
+    expect(output).toEqual({ result: recording.output.result, notified: progress })
+  })
+
   it('an SSE stream that is not MCP passes untouched while recording, and is not recorded', async () => {
     const server = await startLegacyMcpServer()
-    const recording = await recordRun(async () => {
+    const events = async () => {
       const res = await fetch(server.eventsUrl, { headers: { accept: 'text/event-stream' } })
       return { status: res.status, type: res.headers.get('content-type'), text: await res.text() }
-    })
+    }
+    const recording = await recordRun(events)
+    // A replay holds no stream for it: it is left to the replay rule, which lets loopback through.
+    const mark = ledgerMark()
+    const { output, session } = await replayRun(recording.loaded, events)
+    await session.finish({ output: null })
+    expect(output).toEqual(recording.output)
+    expect(ledgerSince(mark).requests).toEqual([`GET ${server.eventsUrl}`])
     await server.close()
     expect(recording.output).toEqual({
       status: 200,
