@@ -221,7 +221,8 @@ class RecordingStream implements LegacyStream {
         awaited?.done()
         throw error
       }
-      if (!awaited || !res.ok) {
+      // Only a `202` says the answer comes on the stream; any other answer is the POST's own.
+      if (!awaited || res.status !== 202) {
         awaited?.done()
         return res
       }
