@@ -142,7 +142,7 @@ async function mcpAnswer(
 ): Promise<Response> {
   try {
     const { mcpExchange } = await import('../mcp/mcp-exchange.ts')
-    const { legacyPost } = await import('../mcp/internal/legacy-sse.ts')
+    const { legacyPost } = await import('../mcp/mcp-legacy-sse.ts')
     const messages = mcp === 'stream' ? undefined : mcp
     // A POST to the endpoint a legacy stream named: answered on that stream.
     const response = await ((messages && legacyPost(session, request, messages, upstream)) ??
@@ -161,7 +161,7 @@ async function mcpAnswer(
  */
 async function legacyStreamAnswer(session: Session, request: Request): Promise<Response | undefined> {
   try {
-    const { legacyStream } = await import('../mcp/internal/legacy-sse.ts')
+    const { legacyStream } = await import('../mcp/mcp-legacy-sse.ts')
     return await legacyStream(session, request, upstream)
   } catch (error) {
     return rejectionResponse(error)

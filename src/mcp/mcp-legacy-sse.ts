@@ -1,11 +1,11 @@
-import type { HttpStep, SseChunk, WireResponse } from '../../case/schema/step.ts'
-import { REFUSAL_HEADER } from '../../engine/refusal-response.ts'
-import type { NewStep, Session } from '../../engine/session.ts'
-import { keptHeaders, withUrl } from '../../engine/streams/record-response.ts'
-import { formatSse, parseSse, SseParser, sseJson } from '../../providers/sse.ts'
-import { type McpUpstream, mcpExchange } from '../mcp-exchange.ts'
-import type { McpMessage } from '../mcp-message.ts'
-import { storedUrl } from './mcp-wire.ts'
+import type { HttpStep, SseChunk, WireResponse } from '../case/schema/step.ts'
+import { REFUSAL_HEADER } from '../engine/refusal-response.ts'
+import type { NewStep, Session } from '../engine/session.ts'
+import { keptHeaders, withUrl } from '../engine/streams/record-response.ts'
+import { formatSse, parseSse, SseParser, sseJson } from '../providers/sse.ts'
+import { storedUrl } from './internal/mcp-wire.ts'
+import { type McpUpstream, mcpExchange } from './mcp-exchange.ts'
+import type { McpMessage } from './mcp-message.ts'
 
 /**
  * MCP's older HTTP+SSE transport (protocol 2024-11-05, the SDK's `SSEClientTransport`): the client
