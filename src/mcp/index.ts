@@ -1,7 +1,8 @@
 /**
  * MCP over HTTP: recognising Model Context Protocol requests by their JSON-RPC body on any host, and
  * recording and replaying them through the Session (`tools/call` as a `tool` step, the rest as `http`
- * steps labelled `mcp:<method>`). The interceptor loads `mcp-exchange.ts` on the first MCP request.
+ * steps labelled `mcp:<method>`). The interceptor loads `mcp-exchange.ts` on the first MCP request, and
+ * `mcp-legacy-sse.ts` (the older HTTP+SSE transport's `GET` stream and the POSTs it pairs) with it.
  *
  * MCP servers an agent starts over stdio: their JSON-RPC messages seen at `child_process.spawn` and
  * replayed without starting them (docs/mcp-stdio.md); not wired into the Session yet.
