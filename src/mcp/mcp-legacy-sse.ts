@@ -270,19 +270,17 @@ class RecordingStream implements LegacyStream {
   /** One event of the stream after `endpoint`: given to the POST it answers, else kept on the stream step. */
   event(event: SseChunk): void {
     if (this.session.isFinished) return
-    const message = sseJson(event) as Record<string, unknown> | undefined
-    const awaited = message && typeof message === 'object' ? this.answered(message) : undefined
-    if (!awaited) {
+    const parsed = sseJson(event)
+    const message =
+      typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : undefined
+    const awaited = message && this.answered(message)
+    if (!message || !awaited) {
       this.step.response?.chunks?.push(event)
       return
     }
     awaited.events.push({ ...event, atMs: Math.round(performance.now() - awaited.t0) })
-    if (
-      !('method' in message!) &&
-      awaited.ids.delete(message!.id as string | number) &&
-      awaited.ids.size === 0
-    )
-      awaited.done()
+    const id = message.id as string | number
+    if (!('method' in message) && awaited.ids.delete(id) && awaited.ids.size === 0) awaited.done()
   }
 
   /** The POST a message of the server's belongs to. */
