@@ -1,5 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Run } from '../case/schema/run.ts'
 import type { ToolStep } from '../case/schema/step.ts'
@@ -7,6 +9,7 @@ import { recordRun, replayRun } from '../engine/internal/test-record-replay.ts'
 import { ledgerMark, ledgerSince } from '../interceptor/network-ledger.ts'
 import { startInterceptor } from '../interceptor/start-interceptor.ts'
 import type { Interceptor } from '../interceptor/types.ts'
+import { startLegacyMcpServer } from '../mcp/internal/test-legacy-mcp-server.ts'
 import { startTestMcpServer } from '../mcp/internal/test-mcp-server.ts'
 import {
   ALL_MCP_FAULTS,
@@ -32,9 +35,9 @@ afterAll(async () => {
 type Seen = { result: unknown } | { error: string }
 
 /** Two MCP tool calls; a call that fails (an error result or a thrown error) is retried once. */
-async function agent(url: string): Promise<{ first: Seen[]; second: Seen }> {
+async function agent(transport: Transport): Promise<{ first: Seen[]; second: Seen }> {
   const client = new Client({ name: 'refund-agent', version: '1.0.0' })
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)))
+  await client.connect(transport)
   const call = async (name: string, args: Record<string, unknown>): Promise<Seen> => {
     try {
       return { result: await client.callTool({ name, arguments: args }) }
@@ -55,15 +58,26 @@ async function agent(url: string): Promise<{ first: Seen[]; second: Seen }> {
   }
 }
 
-describe('MCP tool faults', () => {
+describe.each([
+  {
+    transport: 'Streamable HTTP',
+    start: () => startTestMcpServer({ json: false }),
+    connect: (url: string) => new StreamableHTTPClientTransport(new URL(url)),
+  },
+  {
+    transport: 'the older HTTP+SSE transport',
+    start: startLegacyMcpServer,
+    connect: (url: string) => new SSEClientTransport(new URL(url)),
+  },
+])('MCP tool faults over $transport', ({ start, connect }) => {
   let run: Run
   let url: string
   let firstCall: number
   let recordedFirst: Seen
   let recordedSecond: Seen
   beforeAll(async () => {
-    const server = await startTestMcpServer({ json: false })
-    const recording = await recordRun(() => agent(server.url))
+    const server = await start()
+    const recording = await recordRun(() => agent(connect(server.url)))
     await server.close()
     run = recording.loaded
     url = server.url
@@ -111,7 +125,7 @@ describe('MCP tool faults', () => {
     async ({ fault, sees }) => {
       const mark = ledgerMark()
       const t0 = performance.now()
-      const { output, session } = await replayRun(run, () => agent(url), {
+      const { output, session } = await replayRun(run, () => agent(connect(url)), {
         inject: faultInjection(fault, firstCall),
       })
       await session.finish({ output: null })

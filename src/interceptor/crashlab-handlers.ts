@@ -4,7 +4,12 @@ import { handleExchange } from '../engine/handle-exchange.ts'
 import { REFUSAL_HEADER, refusalResponse } from '../engine/refusal-response.ts'
 import type { Session } from '../engine/session.ts'
 import { CrashlabError } from '../errors.ts'
-import { isMcpStreamRequest, type McpMessage, readMcpRequest } from '../mcp/mcp-message.ts'
+import {
+  isMcpStreamRequest,
+  type McpMessage,
+  mayOpenLegacyMcpStream,
+  readMcpRequest,
+} from '../mcp/mcp-message.ts'
 import { mcpOutsideSession } from '../mcp/outside-tests.ts'
 import { findAdapter } from '../providers/registry.ts'
 import { type HostMatcher, hostMatcher } from './host-matcher.ts'
@@ -101,6 +106,11 @@ export async function modelCallAnswer(
   const isModelApi = intercepted(url) && isModelApiCall(request)
   const mcp = isModelApi ? undefined : await mcpOf(request)
   if (mcp) return mcpAnswer(session, request, url, mcp)
+  // The stream of MCP's older HTTP+SSE transport: a GET for events, MCP's if its first event is `endpoint`.
+  if (!intercepted(url) && mayOpenLegacyMcpStream(request.method, request.headers)) {
+    const stream = await legacyStreamAnswer(session, request)
+    if (stream) return stream
+  }
   // A model call on a host nobody listed (a local model server, a gateway, a test's server on a port
   // picked at start) is recorded and replayed like a listed host's, by its wire shape. Anything else
   // falls through to the next handler (the user's, then the guard).
@@ -144,10 +154,27 @@ async function mcpAnswer(
 ): Promise<Response> {
   try {
     const { mcpExchange } = await import('../mcp/mcp-exchange.ts')
-    const response = await mcpExchange(session, request, mcp === 'stream' ? undefined : mcp, upstream)
+    const { legacyPost } = await import('../mcp/mcp-legacy-sse.ts')
+    const messages = mcp === 'stream' ? undefined : mcp
+    // A POST to the endpoint a legacy stream named: answered on that stream.
+    const response = await ((messages && legacyPost(session, request, messages, upstream)) ??
+      mcpExchange(session, request, messages, upstream))
     if (session.mode === 'replay' && response.headers.has(REFUSAL_HEADER))
       networkLedger().refused.push(requestText(request, url))
     return response
+  } catch (error) {
+    return rejectionResponse(error)
+  }
+}
+
+/**
+ * A GET that may open MCP's older HTTP+SSE stream, through the Session (src/mcp, loaded then): the
+ * recorded or replayed stream, or undefined when it is not one (the next handler's, then the guard's).
+ */
+async function legacyStreamAnswer(session: Session, request: Request): Promise<Response | undefined> {
+  try {
+    const { legacyStream } = await import('../mcp/mcp-legacy-sse.ts')
+    return await legacyStream(session, request, upstream)
   } catch (error) {
     return rejectionResponse(error)
   }

@@ -1,7 +1,8 @@
 /**
  * MCP over HTTP: recognising Model Context Protocol requests by their JSON-RPC body on any host, and
  * recording and replaying them through the Session (`tools/call` as a `tool` step, the rest as `http`
- * steps labelled `mcp:<method>`). The interceptor loads `mcp-exchange.ts` on the first MCP request.
+ * steps labelled `mcp:<method>`). The interceptor loads `mcp-exchange.ts` on the first MCP request, and
+ * `mcp-legacy-sse.ts` (the older HTTP+SSE transport's `GET` stream and the POSTs it pairs) with it.
  *
  * Whether an MCP tool has side effects: the config's overrides, else its server's annotations
  * (`mcpSideEffects`, for any transport), learned from `tools/list` answers (`learnMcpTools`).

@@ -32,7 +32,7 @@ export type McpUpstream = (request: Request) => Promise<Response>
 
 /**
  * One MCP exchange over Streamable HTTP, recorded or replayed through the Session (the older HTTP+SSE
- * transport's POSTs too, but its answers come on its GET stream, which is not recorded: docs/mcp.md). `messages` are the request's MCP messages (`readMcpRequest`), or
+ * transport's POSTs too, through `legacyPost`, which moves their answers to and from its GET stream). `messages` are the request's MCP messages (`readMcpRequest`), or
  * undefined for a bodiless GET or DELETE of an MCP session (`isMcpStreamRequest`).
  *
  * - record: the request goes to the server; its answer reaches the caller unchanged (an SSE answer

@@ -114,6 +114,20 @@ export function isMcpStreamRequest(method: string, headers: Headers): boolean {
 }
 
 /**
+ * Whether a request may open the stream of MCP's older HTTP+SSE transport (protocol 2024-11-05): a GET
+ * that accepts `text/event-stream` and carries none of MCP's session headers. Whether it is MCP shows
+ * only in what the server sends: the stream's first event is `endpoint`, naming the URL to POST to.
+ *
+ * @example
+ * mayOpenLegacyMcpStream('GET', new Headers({ accept: 'text/event-stream' })) // true
+ * mayOpenLegacyMcpStream('GET', new Headers({ accept: 'application/json' })) // false
+ */
+export function mayOpenLegacyMcpStream(method: string, headers: Headers): boolean {
+  if (method !== 'GET' || MCP_HEADERS.some((name) => headers.has(name))) return false
+  return (headers.get('accept') ?? '').toLowerCase().includes('text/event-stream')
+}
+
+/**
  * The MCP messages of a fetch `Request` read from a clone (the request stays unread), or undefined when
  * it is not a JSON POST whose body is MCP (a bare JSON-RPC response counts with MCP's session headers). Cheap for everything else: no body is read unless the
  * request is a POST with a JSON content type, and none is parsed unless it names `jsonrpc`.

@@ -44,3 +44,24 @@ export async function replayRun<T>(
   const output = await runInSession(session, agent)
   return { output, session }
 }
+
+/**
+ * Runs `agent` in a replaying Session over `recorded` where it is expected to fail: what the agent met
+ * (its error as text, or `'no error'`) and what the Session's `finish` then threw.
+ */
+export async function replayFailure(
+  recorded: Run,
+  agent: () => Promise<unknown>,
+): Promise<{ output: string; error: unknown }> {
+  const { output, session } = await replayRun(recorded, () =>
+    agent().then(
+      () => 'no error',
+      (error: unknown) => String(error),
+    ),
+  )
+  const error = await session.finish({ output }).then(
+    () => undefined,
+    (e: unknown) => e,
+  )
+  return { output, error }
+}

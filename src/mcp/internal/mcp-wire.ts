@@ -20,9 +20,14 @@ export function mcpWireRequest(request: Request, text: string): WireRequest {
     const value = request.headers.get(name)
     if (value !== null) headers[name] = value
   }
-  const url = new URL(request.url)
+  return { method: 'POST', url: storedUrl(request.url), headers, body: JSON.parse(text) as JsonValue }
+}
+
+/** A request's URL as an MCP step stores it: without the query parameters that carry credentials. */
+export function storedUrl(requestUrl: string): string {
+  const url = new URL(requestUrl)
   for (const name of SECRET_QUERY_PARAMS) url.searchParams.delete(name)
-  return { method: 'POST', url: url.toString(), headers, body: JSON.parse(text) as JsonValue }
+  return url.toString()
 }
 
 /** An MCP step of a recording: a `tool` step from `tools/call`, or an `http` step labelled `mcp:…`. */

@@ -28,6 +28,64 @@ const orderShape = lazySchema(() => ({ orderId: zod.string() }))
 const refundShape = lazySchema(() => ({ orderId: zod.string(), amount: zod.number() }))
 const noteShape = lazySchema(() => ({ orderId: zod.string(), text: zod.string() }))
 
+/** How many times each tool of `ordersServer` ran. */
+export type ToolRuns = Record<'get_order' | 'issue_refund' | 'add_note', number>
+
+/**
+ * The SDK's `McpServer` named `name` (default `orders-server`): `get_order` reads (`readOnlyHint`),
+ * `issue_refund` reports a refund over 100 as a failed call (`isError`; `destructiveHint`), `add_note`
+ * writes a note (no annotations). Each counts its runs in `runs`.
+ */
+export function ordersServer(runs: ToolRuns, name = 'orders-server'): McpServer {
+  const server = new McpServer({ name, version: '1.0.0' })
+  server.registerTool(
+    'get_order',
+    {
+      description: 'Reads an order',
+      inputSchema: { ...orderShape } as ZodRawShapeCompat,
+      annotations: { readOnlyHint: true },
+    },
+    async (args) => {
+      const { orderId } = args as { orderId: string }
+      runs.get_order++
+      return {
+        content: [{ type: 'text', text: `order ${orderId}: delivered, broken` }],
+        structuredContent: { orderId, status: 'delivered' },
+      }
+    },
+  )
+  server.registerTool(
+    'issue_refund',
+    {
+      description: 'Refunds an order',
+      inputSchema: { ...refundShape } as ZodRawShapeCompat,
+      annotations: { destructiveHint: true },
+    },
+    async (args) => {
+      const { orderId, amount } = args as { orderId: string; amount: number }
+      runs.issue_refund++
+      if (amount > 100)
+        return { content: [{ type: 'text', text: `refund of ${amount} is over the limit` }], isError: true }
+      return { content: [{ type: 'text', text: `refunded ${amount} for ${orderId}` }] }
+    },
+  )
+  server.registerTool(
+    'add_note',
+    { description: 'Adds a note to an order', inputSchema: { ...noteShape } as ZodRawShapeCompat },
+    async (args) => {
+      const { orderId } = args as { orderId: string }
+      runs.add_note++
+      return { content: [{ type: 'text', text: `noted on ${orderId}` }] }
+    },
+  )
+  return server
+}
+
+/** A fresh count for `ordersServer`. */
+export function noRuns(): ToolRuns {
+  return { get_order: 0, issue_refund: 0, add_note: 0 }
+}
+
 /**
  * Starts one; `json: true` answers POSTs with JSON, else with an SSE stream (the SDK's default). `name`
  * is its `serverInfo.name` (default `orders-server`).
@@ -36,54 +94,8 @@ const noteShape = lazySchema(() => ({ orderId: zod.string(), text: zod.string() 
  * const server = await startTestMcpServer({ json: false })
  */
 export async function startTestMcpServer(options: { json: boolean; name?: string }): Promise<TestMcpServer> {
-  const runs = { get_order: 0, issue_refund: 0, add_note: 0 }
-  let connections = 0
+  const runs = noRuns()
   const transports = new Map<string, StreamableHTTPServerTransport>()
-
-  const newServer = () => {
-    const server = new McpServer({ name: options.name ?? 'orders-server', version: '1.0.0' })
-    server.registerTool(
-      'get_order',
-      {
-        description: 'Reads an order',
-        inputSchema: { ...orderShape } as ZodRawShapeCompat,
-        annotations: { readOnlyHint: true },
-      },
-      async (args) => {
-        const { orderId } = args as { orderId: string }
-        runs.get_order++
-        return {
-          content: [{ type: 'text', text: `order ${orderId}: delivered, broken` }],
-          structuredContent: { orderId, status: 'delivered' },
-        }
-      },
-    )
-    server.registerTool(
-      'issue_refund',
-      {
-        description: 'Refunds an order',
-        inputSchema: { ...refundShape } as ZodRawShapeCompat,
-        annotations: { destructiveHint: true },
-      },
-      async (args) => {
-        const { orderId, amount } = args as { orderId: string; amount: number }
-        runs.issue_refund++
-        if (amount > 100)
-          return { content: [{ type: 'text', text: `refund of ${amount} is over the limit` }], isError: true }
-        return { content: [{ type: 'text', text: `refunded ${amount} for ${orderId}` }] }
-      },
-    )
-    server.registerTool(
-      'add_note',
-      { description: 'Adds a note to an order', inputSchema: { ...noteShape } as ZodRawShapeCompat },
-      async (args) => {
-        const { orderId } = args as { orderId: string }
-        runs.add_note++
-        return { content: [{ type: 'text', text: `noted on ${orderId}` }] }
-      },
-    )
-    return server
-  }
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const id = req.headers['mcp-session-id']
@@ -101,11 +113,35 @@ export async function startTestMcpServer(options: { json: boolean; name?: string
         },
       })
       transport = created
-      await newServer().connect(created)
+      await ordersServer(runs, options.name).connect(created)
     }
     await transport.handleRequest(req, res)
   }
 
+  const http = await serveLoopback(handle)
+  return {
+    url: `http://127.0.0.1:${http.port}/mcp`,
+    refunds: () => runs.issue_refund,
+    runs: (tool) => runs[tool],
+    connections: http.connections,
+    close: async () => {
+      for (const t of transports.values()) await t.close()
+      await http.close()
+    },
+  }
+}
+
+/**
+ * An HTTP server on loopback that answers with `handle` (a failure answers 500), counting the TCP
+ * connections it accepts; `close` cuts the open ones (an SSE stream too).
+ *
+ * @example
+ * const http = await serveLoopback(async (req, res) => res.end('ok'))
+ */
+export async function serveLoopback(
+  handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+): Promise<{ port: number; connections: () => number; close: () => Promise<void> }> {
+  let connections = 0
   const http: Server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500)
@@ -116,12 +152,9 @@ export async function startTestMcpServer(options: { json: boolean; name?: string
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', r))
   const { port } = http.address() as AddressInfo
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    refunds: () => runs.issue_refund,
-    runs: (tool) => runs[tool],
+    port,
     connections: () => connections,
     close: async () => {
-      for (const t of transports.values()) await t.close()
       http.closeAllConnections()
       await new Promise<void>((r) => http.close(() => r()))
     },
