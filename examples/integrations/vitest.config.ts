@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config'
 import { crashlab } from '../../plugin/index.ts' // in your project: 'crashlab/vitest'
 
-// One Vitest project for the four framework examples. No wrap(client): the frameworks make their own
+// One Vitest project for the four framework examples and the MCP one. No wrap(client): the frameworks make their own
 // clients, so crashlab's MSW interceptor (the plugin's default) sees their calls. The agents talk to the
 // scripted provider on loopback (127.0.0.1, a new port each run), hence `hosts`: a bare host matches
 // any port, and a replay matches model calls by their content, not their URL. `otherHosts: 'error'`

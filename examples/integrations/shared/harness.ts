@@ -48,13 +48,24 @@ export async function supportHarness(agentName: string, run: SupportAgent) {
 /**
  * The expectations of the clean refund, the same for every framework: the checks pass, the order is
  * looked up and refunded in full, and the answer quotes the refund id the tool returned (random when
- * recorded: a replay serves the recorded one).
+ * recorded: a replay serves the recorded one), whether the tool is a `tool()` or on an MCP server.
  */
 export function expectCleanRefund(run: RunView): void {
   expect(run).toPassChecks({ requireChecks: true })
   expect(run).toCallTool('get_order', { order_id: 'A17' })
   expect(run).toCallTool('issue_refund', { order_id: 'A17', amount: 49 })
-  const refundId = run.toolCalls<unknown, { refund_id: string }>('issue_refund')[0]?.result?.refund_id
+  const refundId = resultData(run.toolCalls('issue_refund')[0]?.result).refund_id
   expect(refundId).toMatch(/^rf_/)
   expect(run.finalMessage).toContain(String(refundId))
+}
+
+/**
+ * A tool's result as data: a `tool()` result as it is, an MCP result (`{ content: [{ type: 'text', text }] }`)
+ * by the JSON of its text, which is how the example's MCP server answers.
+ */
+export function resultData(result: unknown): Record<string, unknown> {
+  const content = (result as { content?: unknown } | undefined)?.content
+  if (!Array.isArray(content)) return (result ?? {}) as Record<string, unknown>
+  const text = content.find((c): c is { type: 'text'; text: string } => c?.type === 'text')?.text
+  return text === undefined ? {} : (JSON.parse(text) as Record<string, unknown>)
 }

@@ -54,5 +54,9 @@ export const INSTRUCTIONS =
   'You are the support assistant of a small shop. Look the order up with get_order before anything else. ' +
   'Refund damaged orders with issue_refund. Never refund more than the order total.'
 
+/** The tools' descriptions, the same for every framework and for the MCP server (../mcp/orders-server.ts). */
+export const GET_ORDER_DESCRIPTION = 'Look up an order by its id'
+export const ISSUE_REFUND_DESCRIPTION = 'Refund an amount in USD for an order. This moves money.'
+
 /** What the customer writes in every example. */
 export const INPUT = 'Refund my order A17, it arrived broken'

@@ -24,6 +24,5 @@ export function supportTools(shop: Shop) {
   }
 }
 
-/** The tools' descriptions, the same for every framework. */
-export const GET_ORDER_DESCRIPTION = 'Look up an order by its id'
-export const ISSUE_REFUND_DESCRIPTION = 'Refund an amount in USD for an order. This moves money.'
+/** The tools' descriptions, the same for every framework (kept in shop.ts, which the MCP server imports). */
+export { GET_ORDER_DESCRIPTION, ISSUE_REFUND_DESCRIPTION } from './shop.ts'
