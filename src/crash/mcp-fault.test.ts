@@ -1,5 +1,7 @@
+import { fileURLToPath } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -11,6 +13,8 @@ import { startInterceptor } from '../interceptor/start-interceptor.ts'
 import type { Interceptor } from '../interceptor/types.ts'
 import { startLegacyMcpServer } from '../mcp/internal/test-legacy-mcp-server.ts'
 import { startTestMcpServer } from '../mcp/internal/test-mcp-server.ts'
+import type { StdioTap } from '../mcp/stdio/tap-stdio-servers.ts'
+import { tapStdioIntoSessions } from '../mcp/stdio-sessions.ts'
 import {
   ALL_MCP_FAULTS,
   ALL_TOOL_FAULTS,
@@ -24,18 +28,27 @@ import {
 import { crashCells, faultInjection } from './inject.ts'
 
 let interceptor: Interceptor
+let stdio: StdioTap
 beforeAll(() => {
   interceptor = startInterceptor({ hosts: ['api.openai.com'] })
+  stdio = tapStdioIntoSessions()
 })
 afterAll(async () => {
+  stdio.uninstall()
   await interceptor.close()
 })
+
+/** A real stdio MCP server (its tools take `id`), which the replay never starts. */
+const STDIO_SERVER = fileURLToPath(new URL('../../test/fixtures/mcp/stdio-server.mjs', import.meta.url))
 
 /** What the agent saw of one MCP tool call: its result, or the error the client threw. */
 type Seen = { result: unknown } | { error: string }
 
-/** Two MCP tool calls; a call that fails (an error result or a thrown error) is retried once. */
-async function agent(transport: Transport): Promise<{ first: Seen[]; second: Seen }> {
+/**
+ * Two MCP tool calls; a call that fails (an error result or a thrown error) is retried once. `key` names
+ * the order id argument of the server's tools.
+ */
+async function agent(transport: Transport, key = 'orderId'): Promise<{ first: Seen[]; second: Seen }> {
   const client = new Client({ name: 'refund-agent', version: '1.0.0' })
   await client.connect(transport)
   const call = async (name: string, args: Record<string, unknown>): Promise<Seen> => {
@@ -47,11 +60,11 @@ async function agent(transport: Transport): Promise<{ first: Seen[]; second: See
     }
   }
   try {
-    const seen = await call('get_order', { orderId: 'A17' })
+    const seen = await call('get_order', { [key]: 'A17' })
     const first = [seen]
     const failed = 'error' in seen || (seen.result as { isError?: boolean }).isError === true
-    if (failed) first.push(await call('get_order', { orderId: 'A17' }))
-    const second = await call('issue_refund', { orderId: 'A17', amount: 20 })
+    if (failed) first.push(await call('get_order', { [key]: 'A17' }))
+    const second = await call('issue_refund', { [key]: 'A17', amount: 20 })
     return { first, second }
   } finally {
     await client.close()
@@ -69,7 +82,13 @@ describe.each([
     start: startLegacyMcpServer,
     connect: (url: string) => new SSEClientTransport(new URL(url)),
   },
-])('MCP tool faults over $transport', ({ start, connect }) => {
+  {
+    transport: 'stdio',
+    start: async () => ({ url: '', close: async () => {} }),
+    connect: () => new StdioClientTransport({ command: process.execPath, args: [STDIO_SERVER] }),
+    key: 'id',
+  },
+])('MCP tool faults over $transport', ({ start, connect, key }) => {
   let run: Run
   let url: string
   let firstCall: number
@@ -77,7 +96,7 @@ describe.each([
   let recordedSecond: Seen
   beforeAll(async () => {
     const server = await start()
-    const recording = await recordRun(() => agent(connect(server.url)))
+    const recording = await recordRun(() => agent(connect(server.url), key))
     await server.close()
     run = recording.loaded
     url = server.url
@@ -114,18 +133,19 @@ describe.each([
     {
       fault: { kind: 'mcp_transport_error' } as Fault,
       sees: (seen: Seen) =>
-        expect(seen).toEqual({ error: expect.stringMatching(/fetch failed.*ECONNRESET/) }),
+        expect(seen).toEqual({ error: expect.stringMatching(/fetch failed.*ECONNRESET|Connection closed/) }),
     },
     {
       fault: { kind: 'mcp_timeout' } as Fault,
-      sees: (seen: Seen) => expect(seen).toEqual({ error: expect.stringMatching(/TimeoutError.*timeout/) }),
+      sees: (seen: Seen) =>
+        expect(seen).toEqual({ error: expect.stringMatching(/TimeoutError.*timeout|Request timed out/) }),
     },
   ])(
     '$fault.kind at the first call: the client sees it, and its retry is served from the recording',
     async ({ fault, sees }) => {
       const mark = ledgerMark()
       const t0 = performance.now()
-      const { output, session } = await replayRun(run, () => agent(connect(url)), {
+      const { output, session } = await replayRun(run, () => agent(connect(url), key), {
         inject: faultInjection(fault, firstCall),
       })
       await session.finish({ output: null })
@@ -141,7 +161,7 @@ describe.each([
       const injectedStep = session.run.steps[session.injectedAt!] as ToolStep
       expect(injectedStep).toMatchObject({ type: 'tool', name: 'get_order', mcp: { method: 'tools/call' } })
       if (fault.kind === 'mcp_error_result') expect(injectedStep.mcp?.isError).toBe(true)
-      else expect(injectedStep.error?.message).toMatch(/fetch failed|timeout/)
+      else expect(injectedStep.error?.message).toMatch(/fetch failed|timeout|timed out|Connection closed/)
     },
   )
 

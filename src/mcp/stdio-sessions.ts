@@ -1,4 +1,4 @@
-import { basename, isAbsolute, relative, sep } from 'node:path'
+import { basename } from 'node:path'
 import { canonicalStringify } from '../case/canonical-json.ts'
 import type { JsonValue } from '../case/schema/json.ts'
 import type { Step, WireRequest, WireResponse } from '../case/schema/step.ts'
@@ -17,6 +17,7 @@ import {
 import { addMcpStep, learnFromAnswer, mcpDivergence } from './mcp-exchange.ts'
 import { type McpMessage, readMcpMessages } from './mcp-message.ts'
 import { mcpOutsideSession } from './outside-tests.ts'
+import { commandLine } from './stdio/command-line.ts'
 import {
   isJsonRpcRequest,
   isJsonRpcResponse,
@@ -101,7 +102,7 @@ function refuse(server: StdioServer): Error | undefined {
   if (session?.mode !== 'replay') return undefined
   const error = new CrashlabError(
     'E_MCP_REPLAY_MISSING',
-    `MCP server \`${stdioUrl(server).slice('stdio:'.length)}\` was started in a replay, but ${where(session)} ` +
+    `MCP server \`${commandLine(server)}\` was started in a replay, but ${where(session)} ` +
       'holds no server with that command line: it was sent nothing and ended, and its tools did not run. ' +
       'Re-record (npx crashlab vitest --record), or start the server with the command line it was recorded with.',
     { subject: stdioUrl(server) },
@@ -172,6 +173,8 @@ function answer(
       (s) => isMcpStep(s) && mcpWireOf(s)?.request.url === url && recordedKey(session, s) === key,
     )
     if (!step) continue
+    const fault = injected(session, step, request, url)
+    if (fault) return fault
     const answered = served(session, step, live, url)
     // A tool list recorded from other code than the server's now: the model would be shown tools that
     // may no longer exist. The live server's list is compared first (no tool runs).
@@ -216,7 +219,7 @@ async function checkToolSet(session: Session, step: Step, server: StdioServer): 
     listed = listToolsLive(server)
     LISTED.set(key, listed)
   }
-  const command = stdioUrl(server).slice('stdio:'.length)
+  const command = commandLine(server)
   const rerecord = 'Re-record the run (npx crashlab vitest --record) so that it uses the server as it is now.'
   let live: ListedTool[]
   try {
@@ -280,6 +283,52 @@ export function toolSetChanges(recorded: readonly ListedTool[], live: readonly L
   return changes
 }
 
+/**
+ * A crash test's MCP fault in place of recorded `tools/call` step `step`, when the Session's injection
+ * targets it and is not used yet (as over HTTP: src/mcp/mcp-exchange.ts). Over stdio there is no
+ * `fetch` to reject: an `isError` result is answered as it is, and a failed transport as the JSON-RPC
+ * error the MCP clients raise for it themselves: `-32001` for a timeout, `-32000` (connection closed)
+ * for a reset. The fault's exchange is a step of the run; the recorded step stays unused.
+ */
+function injected(
+  session: Session,
+  step: Step,
+  request: JsonRpcRequest,
+  url: string,
+): JsonRpcMessage[] | undefined {
+  if (step.type !== 'tool' || !session.inject?.mcp) return undefined
+  const injection = session.takeInjection(step.index)
+  if (!injection?.mcp) return undefined
+  const fault = injection.mcp(step)
+  const answer: JsonRpcMessage =
+    'reject' in fault
+      ? {
+          jsonrpc: '2.0',
+          id: request.id,
+          error:
+            fault.reject.name === 'TimeoutError'
+              ? { code: -32001, message: `Request timed out ${INJECTED}` }
+              : { code: -32000, message: `Connection closed ${INJECTED}` },
+        }
+      : { jsonrpc: '2.0', id: request.id, result: fault.result }
+  const messages = toMcp(request) ?? []
+  addMcpStep(
+    session,
+    {
+      wire: wireRequest(url, request, undefined),
+      messages,
+      url: new URL(url),
+      startedAt: new Date().toISOString(),
+      t0: performance.now(),
+    },
+    { status: 200, headers: {}, body: answer as unknown as JsonValue },
+    null,
+  )
+  return [answer]
+}
+
+const INJECTED = '(fault injected by a crashlab crash test)'
+
 /** A recorded step's answer for the live request; the step joins the run as recorded. */
 function served(session: Session, step: Step, live: McpMessage[], url: string): JsonRpcMessage[] | undefined {
   const response = mcpWireOf(step)?.response
@@ -303,24 +352,12 @@ function wireRequest(url: string, request: JsonRpcRequest, source: string | unde
 }
 
 /**
- * A stdio server's address in its steps: `stdio:` and its command line, the same on every machine that
- * checks the project out: the command without its folder (`/usr/bin/node` is `node`), and each argument
- * that is a path under the working directory made relative to it, with `/` separators.
+ * A stdio server's address in its steps: `stdio:` and its command line as `commandLine` gives it, the
+ * same on every machine that checks the project out.
  *
  * @example
  * stdioUrl({ command: process.execPath, args: [`${process.cwd()}/servers/orders.mjs`] }) // 'stdio:node servers/orders.mjs'
  */
 export function stdioUrl(server: StdioServer): string {
-  const cwd = process.cwd()
-  const args = server.args.map((arg) => {
-    if (!isAbsolute(arg)) return arg
-    const rel = relative(cwd, arg)
-    return rel.startsWith('..') || isAbsolute(rel) ? arg : rel.split(sep).join('/')
-  })
-  const command = basename(server.command).replace(/\.(exe|cmd)$/i, '')
-  return `stdio:${[command, ...args].map(quoted).join(' ')}`
-}
-
-function quoted(part: string): string {
-  return /^[\w@%+=:,./-]+$/.test(part) ? part : JSON.stringify(part)
+  return `stdio:${commandLine(server)}`
 }

@@ -1,7 +1,7 @@
 import { CrashlabError } from '../../errors.ts'
 import { VERSION } from '../../version.ts'
+import { commandLine } from './command-line.ts'
 import { LineSplitter } from './internal/line-splitter.ts'
-import { commandLine } from './internal/miss-error.ts'
 import { isJsonRpcResponse, type JsonRpcResponse, parseJsonRpcLine } from './json-rpc.ts'
 import { spawnUntapped } from './tap-stdio-servers.ts'
 import type { StdioServer } from './types.ts'

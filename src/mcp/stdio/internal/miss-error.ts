@@ -1,14 +1,10 @@
 import { CrashlabError } from '../../../errors.ts'
+import { commandLine } from '../command-line.ts'
 import type { JsonRpcRequest } from '../json-rpc.ts'
 import type { StdioServer } from '../types.ts'
 
 /** The JSON-RPC error code a replayed server answers a request with when the recording does not hold it. */
 export const MISS_ERROR_CODE = -32603
-
-/** `node server.mjs --flag`, for messages. */
-export function commandLine(server: StdioServer): string {
-  return [server.command, ...server.args].join(' ')
-}
 
 function short(value: unknown): string {
   const text = JSON.stringify(value) ?? 'nothing'
