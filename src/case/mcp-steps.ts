@@ -1,0 +1,50 @@
+import type { JsonValue } from './schema/json.ts'
+import type { HttpStep, McpCall, Step, ToolStep } from './schema/step.ts'
+
+/**
+ * An MCP server's tool call (`tools/call`): a `tool` step with `mcp`. Everything that reads tool steps
+ * reads it as a tool step; `mcp.server` says which server answered.
+ *
+ * @example
+ * run.steps.filter(isMcpToolStep).map((s) => `${s.name} (mcp: ${s.mcp.server})`) // ['issue_refund (mcp: orders-server)']
+ */
+export function isMcpToolStep(step: Step): step is ToolStep & { mcp: McpCall } {
+  return step.type === 'tool' && step.mcp !== undefined
+}
+
+/**
+ * An MCP message that is not a tool call: the handshake (`mcp:initialize`,
+ * `mcp:notifications/initialized`), `mcp:tools/list`, `mcp:resources/read`, a batch, a client's
+ * response. It is the protocol's own traffic: not a model call, not a tool call, not unknown network,
+ * and not a step of the agent's work for a step budget.
+ *
+ * @example
+ * run.steps.filter((s) => !isMcpHttpStep(s)).length // the steps without the MCP plumbing
+ */
+export function isMcpHttpStep(step: Step): step is HttpStep {
+  return step.type === 'http' && step.label.startsWith('mcp:')
+}
+
+/**
+ * What an MCP tool answered, read as a wrapped tool's return value: its `structuredContent` when it
+ * has one, else the text of its content when every part is text (joined by newlines), else the result
+ * as it is (images, resources). What the detectors and the diagnosis read of an MCP tool's result.
+ *
+ * @example
+ * mcpResultValue({ content: [{ type: 'text', text: '{"total":49}' }] }) // '{"total":49}'
+ * mcpResultValue({ content: [], structuredContent: { total: 49 } }) // { total: 49 }
+ */
+export function mcpResultValue(result: JsonValue | undefined): JsonValue | undefined {
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) return result
+  if (result.structuredContent !== undefined) return result.structuredContent
+  const content = result.content
+  if (!Array.isArray(content) || content.length === 0) return result
+  const texts: string[] = []
+  for (const part of content) {
+    if (typeof part !== 'object' || part === null || Array.isArray(part) || part.type !== 'text')
+      return result
+    if (typeof part.text !== 'string') return result
+    texts.push(part.text)
+  }
+  return texts.join('\n')
+}
