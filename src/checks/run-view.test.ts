@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { buildRefundRun } from '../../examples/hand-built-run.ts'
-import { asMcpRun } from '../case/internal/test-mcp-run.ts'
+import { asMcpRun, MCP_HANDSHAKE_LABELS } from '../case/internal/test-mcp-run.ts'
 import { buildAgentRun } from './internal/test-agent-run.ts'
 import { viewRun } from './run-view.ts'
 
@@ -251,9 +251,7 @@ describe('toolCalls: MCP tools', () => {
   test('an MCP tool step is a call, once, with its server; the handshake steps are not calls', () => {
     expect(run.steps.map((s) => (s.type === 'http' ? s.label : s.type))).toEqual([
       'llm',
-      'mcp:initialize',
-      'mcp:notifications/initialized',
-      'mcp:tools/list',
+      ...MCP_HANDSHAKE_LABELS,
       'tool',
       'llm',
       'tool',

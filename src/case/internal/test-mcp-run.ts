@@ -137,6 +137,9 @@ export function mcpHttpStep(
   }
 }
 
+/** The labels of `mcpHandshake`'s steps, in order. */
+export const MCP_HANDSHAKE_LABELS = ['mcp:initialize', 'mcp:notifications/initialized', 'mcp:tools/list']
+
 /** The handshake a Streamable HTTP client makes before its first call, and its `tools/list`. */
 export function mcpHandshake(first: number, server: string, wire: McpWire = {}): HttpStep[] {
   return [
