@@ -12,5 +12,5 @@ export { DEFAULT_MAX_CASSETTE_BYTES, type ParseCassetteOptions, parseCassette } 
 export { serializeCassette } from './cassette-serialize.ts'
 export { type WriteCassetteOptions, writeCassette } from './cassette-write.ts'
 export { type CreateRunOptions, createRun, newRunId } from './create-run.ts'
-export { isMcpHttpStep, isMcpToolStep, mcpResultValue } from './mcp-steps.ts'
+export { isMcpHttpStep, isMcpToolStep, type McpHttpStep, mcpResultValue } from './mcp-steps.ts'
 export * from './schema/index.ts'

@@ -12,6 +12,9 @@ export function isMcpToolStep(step: Step): step is ToolStep & { mcp: McpCall } {
   return step.type === 'tool' && step.mcp !== undefined
 }
 
+/** An `http` step of an MCP message: its label is `mcp:<method>`, `mcp:response` or `mcp:batch`. */
+export type McpHttpStep = HttpStep & { label: `mcp:${string}` }
+
 /**
  * An MCP message that is not a tool call: the handshake (`mcp:initialize`,
  * `mcp:notifications/initialized`), `mcp:tools/list`, `mcp:resources/read`, a batch, a client's
@@ -21,7 +24,7 @@ export function isMcpToolStep(step: Step): step is ToolStep & { mcp: McpCall } {
  * @example
  * run.steps.filter((s) => !isMcpHttpStep(s)).length // the steps without the MCP plumbing
  */
-export function isMcpHttpStep(step: Step): step is HttpStep {
+export function isMcpHttpStep(step: Step): step is McpHttpStep {
   return step.type === 'http' && step.label.startsWith('mcp:')
 }
 
