@@ -3,6 +3,7 @@ import { asMcpRun } from '../case/internal/test-mcp-run.ts'
 import type { Run } from '../case/schema/run.ts'
 import { heuristicDiagnosis } from './heuristic.ts'
 import { type ChatTurn, chatRun } from './internal/test-chat-run.ts'
+import { profiles } from './internal/tool-profile.ts'
 import { compactTrace } from './prompt.ts'
 
 // The heuristic on agents whose tools are an MCP server's: the same diagnosis as with wrapped tools, at
@@ -74,5 +75,15 @@ describe('heuristicDiagnosis on MCP tool steps', () => {
     )
     expect(trace).toContain('[step 1] http mcp:initialize\n')
     expect(trace).toContain('[step 4] tool get_order (mcp: orders-server)\n')
+  })
+
+  it('an MCP tool step declares no side effects: its name says what it does, as for a model-only call', () => {
+    const tools = ['get_order', 'cancel_order'].map((name) => ({ name, parameters: { type: 'object' } }))
+    const mcp = lookedUp(FAILED)
+    expect(mcp.steps.find((s) => s.type === 'tool')).toMatchObject({ name: 'get_order', sideEffects: true })
+    expect(profiles(tools, mcp).map((p) => [p.name, p.kind])).toEqual([
+      ['get_order', 'read'],
+      ['cancel_order', 'write'],
+    ])
   })
 })

@@ -27,9 +27,10 @@ describe('the report of a run with MCP steps', () => {
     expect(row).toMatch(new RegExp(`^  ▶ +${refund}  tool  issue_refund \\(mcp: orders-server\\) +error `))
     expect(row).toContain('◀ failing step')
     expect(text).toContain('tool error: amount 490 exceeds the order total 49')
-    expect(lines.find((l) => l.includes('get_order (mcp: orders-server)'))).toMatch(
-      / tool {2}get_order .* ok /,
-    )
+    const at = lines.findIndex((l) => l.includes('get_order (mcp: orders-server)'))
+    expect(lines[at]).toMatch(/ tool {2}get_order .* ok /)
+    // Its `sideEffects: true` is MCP's default, not a declaration: no `side effects` note.
+    expect(lines[at + 1]).toBe('          → {"order_id":"A17"}')
   })
 
   it('marks the isError step as the failing one, with the tool’s text as the reason', () => {

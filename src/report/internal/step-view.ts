@@ -124,7 +124,8 @@ function viewMcpTool(step: ToolStep, base: Base, errorText: string): StepView {
     status: step.error || failed ? 'error' : step.blocked ? 'blocked' : 'ok',
     detail:
       errorText ||
-      (failed ? `tool error: ${oneLine(text)}` : step.blocked ? 'blocked (side effects)' : 'side effects'),
+      // No `side effects` note: an MCP step's `sideEffects: true` is a default, not what the tool declared.
+      (failed ? `tool error: ${oneLine(text)}` : step.blocked ? 'blocked (side effects)' : ''),
     tokens: null,
     usd: undefined,
     requestSummary: oneLine(json(step.args)),
