@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { viewRun } from '../src/internal.ts'
 import './index.ts'
+import { asMcpRun } from '../src/case/internal/test-mcp-run.ts'
 import { refundRun } from './internal/test-runs.ts'
 
 describe('toCallTool', () => {
@@ -43,5 +44,16 @@ describe('toCallTool', () => {
   test('accepts a RunView and rejects a missing name', () => {
     expect(viewRun(run)).toCallTool('issue_refund')
     expect(() => expect(run).toCallTool('' as string)).toThrow(/non-empty string/)
+  })
+})
+
+describe('toCallTool on MCP tools', () => {
+  const run = asMcpRun(refundRun({ amount: 490 }))
+
+  test('an MCP server’s tool is a call like a wrapped one, listed with its server', () => {
+    expect(run).toCallTool('issue_refund', { order_id: 'A17', amount: 490 })
+    expect(() => expect(run).toCallTool('delete_account')).toThrow(
+      /step 4: get_order\(\{"order_id":"A17"\}\) \(mcp: orders-server\)\n\s+step 6: issue_refund\(.*\) \(mcp: orders-server\)/,
+    )
   })
 })

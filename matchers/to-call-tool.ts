@@ -76,7 +76,8 @@ function list(calls: readonly ToolCall[]): string {
         : ''
     const args =
       c.args === null && c.argsText !== undefined ? c.argsText : cut(JSON.stringify(c.args) ?? 'undefined')
-    return `  step ${c.step}: ${c.name}(${args})${state}`
+    const server = c.server === undefined ? '' : ` (mcp: ${c.server})`
+    return `  step ${c.step}: ${c.name}(${args})${server}${state}`
   })
   if (calls.length > SHOWN) lines.push(`  … and ${calls.length - SHOWN} more`)
   return lines.join('\n')

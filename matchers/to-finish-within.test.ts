@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { viewRun } from '../src/internal.ts'
 import './index.ts'
+import { asMcpRun } from '../src/case/internal/test-mcp-run.ts'
 import { refundRun } from './internal/test-runs.ts'
 
 // refundRun: 5 steps (3 LLM, 2 tool), 300 input + 60 output tokens, ends at 500 ms (last step ends at 450).
@@ -39,5 +40,14 @@ describe('toFinishWithin', () => {
     expect(() => expect(run).toFinishWithin({})).toThrow(/at least one budget/)
     expect(() => expect(run).toFinishWithin({ turns: 3 } as never)).toThrow(/unknown budget turns/)
     expect(() => expect(run).toFinishWithin({ steps: -1 })).toThrow(/steps must be a number ≥ 0/)
+  })
+})
+
+describe('toFinishWithin on a run with MCP tools', () => {
+  test('MCP tool calls are steps and tool calls; MCP messages (handshake, tools/list) are not steps', () => {
+    const run = asMcpRun(refundRun({ amount: 490 }))
+    expect(run.steps).toHaveLength(8)
+    expect(run).toFinishWithin({ steps: 5, llmCalls: 3, toolCalls: 2 })
+    expect(run).not.toFinishWithin({ steps: 4 })
   })
 })

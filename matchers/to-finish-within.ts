@@ -1,10 +1,10 @@
 import type { MatcherState, SyncMatcherResult } from 'vitest'
-import { CrashlabError, type Run, type RunView } from '../src/internal.ts'
+import { CrashlabError, isMcpHttpStep, type Run, type RunView } from '../src/internal.ts'
 import { asRunView } from './internal/as-run-view.ts'
 
 /**
  * Budgets are inclusive limits on what a run cost. Each is measured from the recording, not from
- * counters the agent kept: steps are `run.steps`, LLM calls the LLM steps, tool calls the merged
+ * counters the agent kept: steps are `run.steps` but MCP's own messages (as `maxSteps` counts), LLM calls the LLM steps, tool calls the merged
  * `RunView.toolCalls()` (what `toCallTool` sees), tokens the run's usage totals, and time the span from
  * `startedAt` to `endedAt` (or to the end of the last step, for a run that never ended).
  */
@@ -17,7 +17,10 @@ import { asRunView } from './internal/as-run-view.ts'
  * expect(run).toFinishWithin({ steps: 20, tokens: 8_000, llmCalls: 6, toolCalls: 5, ms: 30_000 })
  */
 export interface FinishWithinBudget {
-  /** Every step: LLM calls, tool calls and other HTTP exchanges. */
+  /**
+   * Every step: LLM calls, tool calls (MCP tools' included) and other HTTP exchanges, but not MCP's own
+   * messages (`mcp:` steps: the handshake, `tools/list`), as the `maxSteps` budget counts.
+   */
   steps?: number
   /** `usage.inputTokens + usage.outputTokens` (cached and reasoning tokens are inside those). */
   tokens?: number
@@ -33,7 +36,7 @@ type BudgetKey = keyof FinishWithinBudget
 const KEYS: readonly BudgetKey[] = ['steps', 'tokens', 'llmCalls', 'toolCalls', 'ms']
 
 const MEASURE: Record<BudgetKey, (view: RunView, run: Run) => number> = {
-  steps: (_view, run) => run.steps.length,
+  steps: (_view, run) => run.steps.filter((s) => !isMcpHttpStep(s)).length,
   tokens: (_view, run) => run.usage.inputTokens + run.usage.outputTokens,
   llmCalls: (view) => view.llmCalls().length,
   toolCalls: (view) => view.toolCalls().length,

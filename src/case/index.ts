@@ -12,4 +12,11 @@ export { DEFAULT_MAX_CASSETTE_BYTES, type ParseCassetteOptions, parseCassette } 
 export { serializeCassette } from './cassette-serialize.ts'
 export { type WriteCassetteOptions, writeCassette } from './cassette-write.ts'
 export { type CreateRunOptions, createRun, newRunId } from './create-run.ts'
+export {
+  declaresSideEffects,
+  isMcpHttpStep,
+  isMcpToolStep,
+  type McpHttpStep,
+  mcpResultValue,
+} from './mcp-steps.ts'
 export * from './schema/index.ts'

@@ -63,6 +63,10 @@ describe('isFailedToolCall', () => {
     expect(isFailedToolCall({ error: { name: 'Error', message: 'timeout' } })).toBe(true)
     expect(isFailedToolCall({ isError: true, result: 'refund service down' })).toBe(true)
   })
+  it('an MCP tool step the server flagged (`mcp.isError`) is a failure, whatever its result says', () => {
+    expect(isFailedToolCall({ error: null, result: { content: [] }, mcp: { isError: true } })).toBe(true)
+    expect(isFailedToolCall({ error: null, result: { content: [] }, mcp: {} })).toBe(false)
+  })
 })
 
 describe('okOnly and tool_error_streak agree', () => {

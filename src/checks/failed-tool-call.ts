@@ -14,14 +14,17 @@ export interface ToolOutcome {
   isError?: boolean
   /** What the tool returned, as data or as the text the agent sent back. */
   result?: unknown
+  /** An MCP tool step's `mcp`: `isError` is the server's flag, kept even when the result is redacted away. */
+  mcp?: { isError?: boolean | undefined } | undefined
 }
 
 /**
  * The one definition of a failed tool call, shared by `run.toolCalls(name, { okOnly: true })`, the
  * detectors (`tool_error_streak`, `suspicious_tool_result`) and the heuristic diagnosis. A call failed
- * when the tool threw (the step's `error`), when the API flagged its result as an error, or when it
- * returned an object whose `isError` is `true` (MCP's shape) or whose top-level `error` is set: anything
- * but `null`, `undefined` and `false` (how agents report a failure where the API has no error flag).
+ * when the tool threw (the step's `error`), when the API or the MCP server (`mcp.isError`) flagged its
+ * result as an error, or when it returned an object whose `isError` is `true` (MCP's shape) or whose
+ * top-level `error` is set: anything but `null`, `undefined` and `false` (how agents report a failure
+ * where the API has no error flag).
  * A result that is JSON text of such an object (tools that answer a model with a string) counts too.
  * A blocked call has an `error` and counts as failed; callers that treat blocked calls apart check
  * `blocked` first.
@@ -34,7 +37,7 @@ export interface ToolOutcome {
  */
 export function isFailedToolCall(call: ToolOutcome): boolean {
   if (call.error !== null && call.error !== undefined) return true
-  if (call.isError === true) return true
+  if (call.isError === true || call.mcp?.isError === true) return true
   return isErrorResult(call.result)
 }
 

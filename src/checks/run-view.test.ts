@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { buildRefundRun } from '../../examples/hand-built-run.ts'
+import { asMcpRun, MCP_HANDSHAKE_LABELS } from '../case/internal/test-mcp-run.ts'
 import { buildAgentRun } from './internal/test-agent-run.ts'
 import { viewRun } from './run-view.ts'
 
@@ -223,5 +224,64 @@ describe('toolCalls: ordering corner cases', () => {
         .toolCalls()
         .map((c) => `${c.source}@${c.step}`),
     ).toEqual(['model@0', 'tool@1'])
+  })
+})
+
+describe('toolCalls: MCP tools', () => {
+  // An agent whose tools are an MCP server's: the model asks, the MCP client calls the server (a `tool`
+  // step with `mcp`, and no call id: the client never sees the model's), the agent sends the result back.
+  const run = asMcpRun(
+    buildAgentRun([
+      { llm: { calls: [getOrder] } },
+      { tool: { name: 'get_order', args: getOrder.args, result: { total: 49 } } },
+      { toolResult: { id: 'call_1', content: '{"total":49}' } },
+      { llm: { calls: [refund] } },
+      {
+        tool: {
+          name: 'issue_refund',
+          args: refund.args,
+          error: { name: 'Error', message: 'over the limit' },
+        },
+      },
+      { toolResult: { id: 'call_2', content: 'over the limit', isError: true } },
+      { llm: { text: 'Sorry, the refund failed.' } },
+    ]),
+  )
+
+  test('an MCP tool step is a call, once, with its server; the handshake steps are not calls', () => {
+    expect(run.steps.map((s) => (s.type === 'http' ? s.label : s.type))).toEqual([
+      'llm',
+      ...MCP_HANDSHAKE_LABELS,
+      'tool',
+      'llm',
+      'tool',
+      'llm',
+    ])
+    const calls = viewRun(run).toolCalls()
+    expect(calls.map((c) => [c.name, c.step, c.source, c.server, c.callId, c.llmStep])).toEqual([
+      ['get_order', 4, 'tool', 'orders-server', 'call_1', 0],
+      ['issue_refund', 6, 'tool', 'orders-server', 'call_2', 5],
+    ])
+    expect(calls[0]!.result).toEqual({ content: [{ type: 'text', text: '{"total":49}' }] })
+  })
+
+  test('an isError result is a failed call: okOnly leaves it out', () => {
+    const view = viewRun(run)
+    expect(view.toolCalls('issue_refund')[0]!.isError).toBe(true)
+    expect(view.toolCalls('issue_refund', { okOnly: true })).toEqual([])
+    expect(view.toolCalls('get_order', { okOnly: true })).toHaveLength(1)
+  })
+
+  test('server filters by the MCP server; wrapped tools have none', () => {
+    const view = viewRun(run)
+    expect(view.toolCalls(undefined, { server: 'orders-server' }).map((c) => c.name)).toEqual([
+      'get_order',
+      'issue_refund',
+    ])
+    expect(view.toolCalls('get_order', { server: 'billing-server' })).toEqual([])
+    const wrapped = viewRun(
+      buildAgentRun([{ tool: { name: 'get_order', args: {}, result: {} } }]),
+    ).toolCalls()
+    expect(wrapped[0]).not.toHaveProperty('server')
   })
 })

@@ -9,6 +9,7 @@ export type { ToolCall } from './internal/collect-tool-calls.ts'
  *
  * @example
  * run.toolCalls('issue_refund', { okOnly: true }) // refunds that went through (or a fork refused)
+ * run.toolCalls(undefined, { server: 'orders-server' }) // every call to that MCP server
  */
 export interface ToolCallsOptions {
   /**
@@ -17,6 +18,8 @@ export interface ToolCallsOptions {
    * agent made them, so an oracle judges a fork by what the agent tried, as it would the live run.
    */
   okOnly?: boolean
+  /** Only the calls an MCP server answered, by its name (`ToolCall.server`). */
+  server?: string
 }
 
 /**
@@ -33,8 +36,8 @@ export interface RunView extends Readonly<Run> {
   /** The LLM steps, in order. */
   llmCalls(): LlmStep[]
   /**
-   * The tool calls, in step order: wrapped tools' steps and the calls in model responses, merged so each
-   * call appears once. With `name`, only that tool's calls.
+   * The tool calls, in step order: wrapped tools' steps, MCP tools' steps (with their `server`) and the
+   * calls in model responses, merged so each call appears once. With `name`, only that tool's calls.
    */
   // biome-ignore lint/suspicious/noExplicitAny: see ToolCall
   toolCalls<Args = any, Result = any>(name?: string, options?: ToolCallsOptions): ToolCall<Args, Result>[]
@@ -68,7 +71,10 @@ export function viewRun(run: Run): RunView {
     },
     toolCalls(name?: string, options: ToolCallsOptions = {}): ToolCall[] {
       return allToolCalls().filter(
-        (c) => (name === undefined || c.name === name) && !(options.okOnly && c.isError && !c.blocked),
+        (c) =>
+          (name === undefined || c.name === name) &&
+          (options.server === undefined || c.server === options.server) &&
+          !(options.okOnly && c.isError && !c.blocked),
       )
     },
     get finalMessage() {

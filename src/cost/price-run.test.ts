@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { asMcpRun, MCP_HANDSHAKE_LABELS } from '../case/internal/test-mcp-run.ts'
 import { RunSchema } from '../case/schema/run.ts'
 import { CATALOG } from './catalog.ts'
 import { llmStep, runOf } from './internal/test-steps.ts'
@@ -93,5 +94,30 @@ describe('priceRun', () => {
     })
     const priced = priceRun(runOf([mine, mine]), { prices: { 'my-finetune': { input: 3, output: 3 } } })
     expect(priced.cost?.usd).toBeCloseTo(0.006, 12)
+  })
+})
+
+describe('priceRun on a run with MCP steps', () => {
+  it('prices the LLM steps only: MCP tool steps and MCP messages cost nothing and are not unpriced', () => {
+    const gpt = llmStep({
+      url: OPENAI,
+      model: 'gpt-4o-mini',
+      usage: { inputTokens: 2_000, outputTokens: 300 },
+    })
+    const plain = runOf([gpt, gpt])
+    const mcp = asMcpRun(plain)
+    expect(mcp.steps.map((s) => (s.type === 'http' ? s.label : s.type))).toEqual([
+      'llm',
+      ...MCP_HANDSHAKE_LABELS,
+      'tool',
+      'llm',
+    ])
+    const priced = priceRun(mcp)
+    expect(priced.cost).toEqual(priceRun(plain).cost)
+    for (const i of [1, 2, 3, 4]) expect(priced.steps[i]).toBe(mcp.steps[i])
+    expect(priced.steps.filter((s) => 'cost' in s).map((s) => s.index)).toEqual([0, 5])
+    expect(unpricedSteps(priced)).toEqual([])
+    expect(unpricedSteps(mcp)).toEqual([0, 5])
+    expect(RunSchema.safeParse(priced).success).toBe(true)
   })
 })

@@ -12,7 +12,11 @@ const TRACE_CHARS = 60_000
 export function compactTrace(run: Run): string {
   const blocks = run.steps.map((s) => {
     const head =
-      s.type === 'tool' ? `tool ${s.name}` : s.type === 'http' ? `http ${s.label}` : `llm ${s.provider}`
+      s.type === 'tool'
+        ? `tool ${s.name}${s.mcp ? ` (mcp: ${s.mcp.server})` : ''}`
+        : s.type === 'http'
+          ? `http ${s.label}`
+          : `llm ${s.provider}`
     const text = stepText(s)
     return `[step ${s.index}] ${head}\n${text.length > STEP_CHARS ? `${text.slice(0, STEP_CHARS)} …(cut)` : text}`
   })

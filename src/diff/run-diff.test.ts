@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { createRun } from '../case/create-run.ts'
+import { asMcpRun } from '../case/internal/test-mcp-run.ts'
 import type { JsonValue } from '../case/schema/json.ts'
 import type { Run } from '../case/schema/run.ts'
 import type { Step } from '../case/schema/step.ts'
@@ -270,5 +271,54 @@ describe('diffRuns', () => {
     const d = diffRuns(build(xs), build(ys, { id: CHILD }))
     expect(d.alignment.filter((r) => r.status === 'same')).toHaveLength(5000)
     expect(d.alignment.filter((r) => r.status === 'only_b')).toHaveLength(2500)
+  })
+})
+
+describe('diffRuns: MCP steps', () => {
+  // The same agent with its tools on an MCP server, recorded twice: new session id, JSON-RPC ids, timings.
+  const first = () => asMcpRun(build(REFUND))
+  const again = (server = 'orders-server') =>
+    asMcpRun(build(REFUND, { id: CHILD }), server, {
+      sessionId: 'ffff0000-0000-4000-8000-00000000beef',
+      atMs: 41,
+      rpcId: 7,
+    })
+
+  it('two recordings of the same MCP calls: every step the same, tool steps by name with their server', () => {
+    const d = diffRuns(first(), again())
+    expect(d.alignment.map((r) => [r.status, r.detail])).toEqual([
+      ['same', 'llm gpt-4o-mini'],
+      ['same', 'mcp initialize'],
+      ['same', 'mcp notifications/initialized'],
+      ['same', 'mcp tools/list'],
+      ['same', 'tool get_order (mcp: orders-server)'],
+      ['same', 'llm gpt-4o-mini'],
+      ['same', 'tool issue_refund (mcp: orders-server)'],
+      ['same', 'llm gpt-4o-mini'],
+    ])
+    expect(d.firstDivergence).toBeUndefined()
+  })
+
+  it('a tool on another server is a changed request, at the server', () => {
+    const d = diffRuns(first(), again('billing-server'))
+    const row = d.alignment.find((r) => r.a === 4)!
+    expect(row).toMatchObject({ b: 4, status: 'different_request' })
+    expect(row.detail).toBe('tool get_order (mcp: orders-server) → tool get_order (mcp: billing-server)')
+  })
+
+  it('an MCP result that changed is a different response, at the field; so is a changed tools/list answer', () => {
+    const b = again()
+    const refund = b.steps[6]!
+    if (refund.type !== 'tool') throw new Error('step 6 is not the refund')
+    refund.result = { content: [{ type: 'text', text: 'over the limit' }], isError: true }
+    const list = b.steps[3]!
+    if (list.type !== 'http' || !list.response?.chunks) throw new Error('step 3 is not tools/list')
+    list.response.chunks[0]!.data = JSON.stringify({ jsonrpc: '2.0', id: 7, result: { tools: [] } })
+    const d = diffRuns(first(), b)
+    expect(d.alignment.filter((r) => r.status !== 'same').map((r) => [r.a, r.status])).toEqual([
+      [3, 'different_response'],
+      [6, 'different_response'],
+    ])
+    expect(d.firstDivergence?.differences.map((x) => x.path)).toEqual(['$.answers[0].result.tools'])
   })
 })

@@ -1,4 +1,6 @@
+import { isMcpToolStep, mcpResultValue } from '../case/mcp-steps.ts'
 import type { Run } from '../case/schema/run.ts'
+import type { Step } from '../case/schema/step.ts'
 
 /**
  * The step a report marks as where the run went wrong, and why it was chosen.
@@ -17,8 +19,8 @@ export interface FailingStep {
  * Picks the step a report marks as failing, from what the run itself says (no model is asked):
  *
  * 1. the diagnosis's `failingStep`, when a diagnosis named one: it weighed everything below;
- * 2. otherwise the earliest step that either ended in an error or is named by an `error` or `critical`
- *    finding. The earliest, because what follows a failure (retries, apologies, a repetition) is usually
+ * 2. otherwise the earliest step that either ended in an error (an MCP tool's `isError` result
+ *    included) or is named by an `error` or `critical` finding. The earliest, because what follows a failure (retries, apologies, a repetition) is usually
  *    its consequence.
  *
  * Checks (oracle results) name no step, so a run that only failed an oracle has no failing step unless it
@@ -37,7 +39,8 @@ export function failingStepOf(run: Run): FailingStep | null {
 
   if (index === null) {
     const candidates: number[] = []
-    for (const step of run.steps) if (step.error) candidates.push(step.index)
+    // An MCP tool that answered `isError` failed as a wrapped tool that threw did: the call went through.
+    for (const step of run.steps) if (step.error || mcpToolError(step)) candidates.push(step.index)
     for (const finding of run.findings) {
       if (finding.severity === 'error' || finding.severity === 'critical') {
         candidates.push(...finding.steps.filter(inRange))
@@ -62,10 +65,18 @@ function reasonsFor(run: Run, index: number): string[] {
     const status = step.error.status === undefined ? '' : ` (HTTP ${step.error.status})`
     reasons.push(`${what}${status}: ${step.error.name}: ${step.error.message}`)
   }
+  if (step && !step.error && mcpToolError(step)) {
+    const text = mcpResultValue(step.type === 'tool' ? step.result : undefined)
+    reasons.push(`the MCP tool reported an error: ${typeof text === 'string' ? text : JSON.stringify(text)}`)
+  }
   const bySeverity = { critical: 0, error: 1, warn: 2, info: 3 } as const
   const findings = run.findings
     .filter((f) => f.steps.includes(index))
     .sort((a, b) => bySeverity[a.severity] - bySeverity[b.severity])
   for (const f of findings) reasons.push(`${f.severity} finding ${f.kind}: ${f.message}`)
   return reasons
+}
+
+function mcpToolError(step: Step): boolean {
+  return isMcpToolStep(step) && step.mcp.isError === true
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createRun } from '../create-run.ts'
+import { asMcpRun, MCP_HANDSHAKE_LABELS } from '../internal/test-mcp-run.ts'
 import { type Run, RunSchema } from '../schema/run.ts'
 import {
   type AgentCase,
@@ -328,5 +329,43 @@ describe('round trip, property-based', () => {
   it('round-trips that run as RunSchema gives it back', () => {
     const run = RunSchema.parse(drawn())
     expect(fromAgentCase(exportRun(run))).toEqual(run)
+  })
+})
+
+describe('MCP steps', () => {
+  // The sample run with its tools on an MCP server: issue_refund, which threw, answers `isError` instead.
+  const run = asMcpRun(buildSampleRun())
+  const c = exportRun(run)
+  const calls = c.events.filter((e) => e.event_type === 'tool.call')
+  const results = c.events.filter((e) => e.event_type === 'tool.result')
+
+  it('an MCP tool is a tool.call and tool.result like a wrapped tool, its server in the extension', () => {
+    expect(validateAgentCasePayloads(c)).toEqual([])
+    expect(calls.map((e) => e.payload.name)).toEqual(['get_order', 'issue_refund'])
+    const ext = calls.map(
+      (e) => (e.extensions[CRASHLAB_EXTENSION] as { step: { mcp?: { server: string } } }).step,
+    )
+    expect(ext.map((s) => s.mcp?.server)).toEqual(['orders-server', 'orders-server'])
+    expect(results.map((e) => e.payload.status)).toEqual(['success', 'failure'])
+    expect(results[1]!.payload.error).toEqual({
+      type: 'McpToolError',
+      message: 'amount 59.9 exceeds the limit',
+    })
+    // The call went through: the tool's failure is its result, not an exception.
+    expect(types(c).filter((t) => t === 'exception')).toHaveLength(
+      types(exportRun(buildSampleRun())).filter((t) => t === 'exception').length - 1,
+    )
+  })
+
+  it('MCP messages are custom events with their label', () => {
+    const custom = c.events.filter((e) => e.event_type === 'custom').map((e) => e.payload.label)
+    expect(custom).toEqual(expect.arrayContaining(MCP_HANDSHAKE_LABELS))
+  })
+
+  it('round-trips: the same steps come back, mcp (server, isError, exchange) included', () => {
+    const back = fromAgentCase(c)
+    expect(back).toStrictEqual(run)
+    const refund = back.steps.find((s) => s.type === 'tool' && s.name === 'issue_refund')
+    expect(refund).toMatchObject({ error: null, mcp: { server: 'orders-server', isError: true } })
   })
 })

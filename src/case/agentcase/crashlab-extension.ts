@@ -16,6 +16,7 @@ import {
 import {
   CostSchema,
   FindingSchema,
+  McpCallSchema,
   TimingSchema,
   WireRequestSchema,
   WireResponseSchema,
@@ -89,6 +90,8 @@ export const ToolStepExtensionSchema = lazySchema(() =>
     blocked: zod.boolean().optional(),
     /** False when the step had no call id and the payload's `call_id` was made up for the contract. */
     callId: zod.boolean(),
+    /** An MCP server's tool (`tools/call`): the step's `mcp` as it is (server, `isError`, HTTP exchange). */
+    mcp: McpCallSchema.optional(),
   }),
 )
 

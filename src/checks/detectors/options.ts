@@ -45,7 +45,7 @@ const StreakSchema = lazySchema(() =>
  *
  * | field                  | default                        | what                                                       |
  * | ---------------------- | ------------------------------ | ---------------------------------------------------------- |
- * | `maxSteps`             | none                           | budget: steps of any type                                  |
+ * | `maxSteps`             | none                           | budget: steps of any type but MCP messages (`mcp:` http)   |
  * | `maxLlmCalls`          | none                           | budget: LLM steps                                          |
  * | `maxToolCalls`         | none                           | budget: tool calls (wrapped and model-side, each once)     |
  * | `maxTokens`            | none                           | budget: input + output tokens of the LLM responses         |

@@ -12,6 +12,8 @@ import { isFailedToolCall } from '../failed-tool-call.ts'
  * @example
  * const [refund] = run.toolCalls<{ order_id: string; amount: number }>('issue_refund')
  * refund // { name: 'issue_refund', args: { order_id: 'A17', amount: 49 }, result: { ok: true }, isError: false, step: 3, source: 'tool', callId: 'call_2', llmStep: 2 }
+ * const [mcp] = run.toolCalls('get_order', { server: 'orders-server' })
+ * mcp.server // 'orders-server': an MCP tool
  */
 // biome-ignore lint/suspicious/noExplicitAny: oracles read recorded JSON of any shape; `any` keeps `call.args.amount` short
 export interface ToolCall<Args = any, Result = any> {
@@ -42,6 +44,11 @@ export interface ToolCall<Args = any, Result = any> {
   llmStep?: number
   /** A side-effect tool that was blocked instead of run (during a fork). */
   blocked?: boolean
+  /**
+   * The MCP server that answered, for an MCP tool (`tools/call`, recorded with `mcp` on its step): its
+   * `serverInfo.name`, else the URL's host. Absent for wrapped tools and calls seen only on the model side.
+   */
+  server?: string
 }
 
 interface ModelCall {
@@ -101,6 +108,7 @@ export function collectToolCalls(run: Run): ToolCall[] {
         ...(step.error === null ? {} : { error: step.error }),
         ...(step.callId === undefined ? {} : { callId: step.callId }),
         ...(blocked ? { blocked } : {}),
+        ...(step.mcp === undefined ? {} : { server: step.mcp.server }),
       }
       const answered = answeredCall(step.callId, step.name, step.args, modelCalls)
       if (answered) {

@@ -21,7 +21,10 @@ export function stepRows(run: Run, width = 48): string[][] {
 }
 
 function nameOf(step: Step): string {
-  if (step.type === 'tool') return step.blocked ? `${step.name} (blocked)` : step.name
+  if (step.type === 'tool') {
+    const name = step.mcp ? `${step.name} (mcp: ${step.mcp.server})` : step.name
+    return step.blocked ? `${name} (blocked)` : name
+  }
   if (step.type === 'http') return `${step.label} ${step.request.method}`
   return step.response?.normalized?.model ?? step.request.normalized?.model ?? step.provider
 }

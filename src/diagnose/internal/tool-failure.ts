@@ -1,3 +1,4 @@
+import { mcpResultValue } from '../../case/mcp-steps.ts'
 import type { Run } from '../../case/schema/run.ts'
 import type { Step } from '../../case/schema/step.ts'
 import { isErrorResult } from '../../checks/failed-tool-call.ts'
@@ -99,8 +100,10 @@ function howFailed(
   const at = (quote: string) => ({ step: step.index, quote })
   if (step.error) return { how: 'threw', evidence: at(`error ${step.error.name}: ${step.error.message}`) }
   const result = step.result
-  if (typeof result === 'string' && (PAGE.test(result) || STATUS_PAGE.test(result)))
-    return { how: 'page', evidence: at(pageQuote(result)) }
+  // An MCP tool's page is the text of its content, as a wrapped tool's is its string result.
+  const text = step.mcp ? mcpResultValue(result) : result
+  if (typeof text === 'string' && (PAGE.test(text) || STATUS_PAGE.test(text)))
+    return { how: 'page', evidence: at(pageQuote(text)) }
   if (isErrorResult(result))
     return { how: 'error', evidence: at(`→ ${JSON.stringify(result)}`.slice(0, 120)) }
   // What the agent sent the model for this call: a page, or an error its own code raised.

@@ -1,3 +1,4 @@
+import { declaresSideEffects } from '../../case/mcp-steps.ts'
 import type { ToolDefinition } from '../../case/schema/normalized.ts'
 import type { Run } from '../../case/schema/run.ts'
 import { isReadVerb, isWriteVerb, mentions, stem, stemsOf, wordsOf } from './tool-words.ts'
@@ -23,7 +24,7 @@ const GENERIC_AGENT = new Set(['agent', 'assistant', 'team', 'specialist', 'bot'
 
 /**
  * Each tool of a request, read from its name, description and parameters; a tool the agent's code
- * declared with side effects is a change whatever its name.
+ * declared with side effects is a change whatever its name (an MCP tool's step declares nothing).
  *
  * @example
  * profiles(request.tools, run).find((t) => t.name === 'cancel_order')?.kind // 'write'
@@ -59,8 +60,10 @@ function nameStems(name: string): string[] {
 }
 
 function kindOf(nameVerb: string, descriptionVerb: string, run: Run, name: string): Profile['kind'] {
-  // What the agent's own code declared wins over what the name suggests.
-  if (run.steps.some((s) => s.type === 'tool' && s.name === name && s.sideEffects)) return 'write'
+  // What the agent's own code or an MCP server's annotations declared wins over what the name suggests.
+  // An MCP tool whose listing was never seen is only assumed to have side effects: its name decides.
+  if (run.steps.some((s) => s.type === 'tool' && s.name === name && s.sideEffects && declaresSideEffects(s)))
+    return 'write'
   for (const verb of [nameVerb, descriptionVerb]) {
     if (isReadVerb(verb)) return 'read'
     if (isWriteVerb(verb)) return 'write'

@@ -1,6 +1,7 @@
+import { declaresSideEffects, isMcpHttpStep, mcpResultValue } from '../../case/mcp-steps.ts'
 import type { JsonValue } from '../../case/schema/json.ts'
 import type { Message, Part } from '../../case/schema/normalized.ts'
-import type { Step, WireRequest, WireResponse } from '../../case/schema/step.ts'
+import type { HttpStep, Step, ToolStep, WireRequest, WireResponse } from '../../case/schema/step.ts'
 
 /** One block of a step's request or response, as text: what a reader unfolds. */
 export interface StepSection {
@@ -12,7 +13,7 @@ export interface StepSection {
 export interface StepView {
   index: number
   type: Step['type']
-  /** `openai-chat gpt-4o-mini`, `get_order`, `GET https://…` */
+  /** `openai-chat gpt-4o-mini`, `get_order`, `issue_refund (mcp: orders-server)`, `mcp:tools/list`, `GET https://…` */
   title: string
   status: 'ok' | 'error' | 'blocked' | 'incomplete' | 'no response'
   /** The error, the HTTP status or the finish reason, in a few words. */
@@ -31,6 +32,8 @@ export interface StepView {
 export function viewStep(step: Step): StepView {
   const base = { index: step.index, type: step.type, durationMs: step.timing.durationMs }
   const errorText = step.error ? `${step.error.name}: ${step.error.message}` : ''
+  if (step.type === 'tool' && step.mcp) return viewMcpTool(step, base, errorText)
+  if (isMcpHttpStep(step)) return viewMcpMessage(step, base, errorText)
   if (step.type === 'tool') {
     const result = step.result === undefined ? '' : json(step.result)
     return {
@@ -94,6 +97,72 @@ export function viewStep(step: Step): StepView {
     responseSummary: oneLine(step.error ? errorText : normRes ? answer : res ? bodyOf(res.wire) : ''),
     request,
     response,
+  }
+}
+
+type Base = Pick<StepView, 'index' | 'type' | 'durationMs'>
+
+/**
+ * An MCP server's tool: a tool row named with its server, the tool's text as its answer, and a result
+ * that says `isError` a failure (the call went through; the tool reported it failed). The HTTP
+ * exchange is kept, after the tool's own sections.
+ */
+function viewMcpTool(step: ToolStep, base: Base, errorText: string): StepView {
+  const mcp = step.mcp!
+  const value = mcpResultValue(step.result)
+  const text = value === undefined ? '' : typeof value === 'string' ? value : json(value)
+  const failed = !step.error && mcp.isError === true
+  const response: StepSection[] = step.error
+    ? [{ label: 'error', text: errorText }]
+    : step.result === undefined
+      ? []
+      : [{ label: failed ? 'result (isError)' : 'result', text: json(step.result, 2) }]
+  if (mcp.response) response.push({ label: 'wire response (mcp)', text: wireResponse(mcp.response) })
+  return {
+    ...base,
+    title: `${step.name} (mcp: ${mcp.server})`,
+    status: step.error || failed ? 'error' : step.blocked ? 'blocked' : 'ok',
+    detail:
+      errorText ||
+      // A `side effects` note only when the server's annotations or the config said so: an unlisted MCP
+      // tool's `sideEffects: true` is an assumption.
+      (failed
+        ? `tool error: ${oneLine(text)}`
+        : step.blocked
+          ? 'blocked (side effects)'
+          : step.sideEffects && declaresSideEffects(step)
+            ? 'side effects'
+            : ''),
+    tokens: null,
+    usd: undefined,
+    requestSummary: oneLine(json(step.args)),
+    responseSummary: oneLine(step.error ? errorText : failed ? `tool error: ${text}` : text),
+    request: [
+      { label: 'arguments', text: json(step.args, 2) },
+      { label: 'wire request (mcp)', text: wireRequest(mcp.request) },
+    ],
+    response,
+  }
+}
+
+/**
+ * An MCP message that is not a tool call (the handshake, `tools/list`): one row named by its method,
+ * with no summary lines unless it failed; the exchange stays in its sections.
+ */
+function viewMcpMessage(step: HttpStep, base: Base, errorText: string): StepView {
+  const res = step.response
+  const failed = !!step.error || !res || res.status >= 400
+  return {
+    ...base,
+    title: step.label,
+    status: step.error ? 'error' : res ? 'ok' : 'no response',
+    detail: errorText || (res && res.status >= 400 ? `HTTP ${res.status}` : ''),
+    tokens: null,
+    usd: undefined,
+    requestSummary: failed ? oneLine(bodyOf(step.request)) : '',
+    responseSummary: failed && res ? oneLine(bodyOf(res)) : '',
+    request: [{ label: 'wire request', text: wireRequest(step.request) }],
+    response: res ? [{ label: 'wire response', text: wireResponse(res) }] : [],
   }
 }
 

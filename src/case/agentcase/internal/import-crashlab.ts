@@ -207,6 +207,7 @@ function toolStep(
     ...(rp.result !== undefined && { result: rp.result }),
     sideEffects: ext.sideEffects,
     ...(ext.blocked !== undefined && { blocked: ext.blocked }),
+    ...(ext.mcp !== undefined && { mcp: ext.mcp }),
   }
 }
 

@@ -1,3 +1,4 @@
+import { mcpResultValue } from '../../mcp-steps.ts'
 import type { JsonObject, JsonValue } from '../../schema/json.ts'
 import type { Usage } from '../../schema/normalized.ts'
 import type { Run } from '../../schema/run.ts'
@@ -8,7 +9,9 @@ import { type EventLog, isoAfter } from './event-log.ts'
 /**
  * How each crashlab step becomes AgentCase events (the tables are in docs/agentcase.md):
  * llm → [retry] model.request, model.response (parent: the request), [exception];
- * tool → tool.call, tool.result (parent: the call; same name and call_id), [exception];
+ * tool → tool.call, tool.result (parent: the call; same name and call_id), [exception]; an MCP tool
+ *   the same, its `mcp` (server, HTTP exchange) in the call's extension, and a result with `isError`
+ *   a `failure` whose error is the tool's text (no exception: the call itself went through);
  * http → custom (`kind: "crashlab.http"`), [exception].
  * Payloads follow the writer contracts; what they cannot carry goes under `extensions["dev.crashlab"]`.
  */
@@ -148,6 +151,7 @@ function appendTool(ctx: StepContext, step: ToolStep, i: number): void {
         sideEffects: step.sideEffects,
         ...(step.blocked !== undefined && { blocked: step.blocked }),
         callId: step.callId !== undefined,
+        ...(step.mcp && { mcp: step.mcp }),
       },
     },
   })
@@ -157,20 +161,31 @@ function appendTool(ctx: StepContext, step: ToolStep, i: number): void {
   log.map(`${at}/callId`, `${call}/payload/call_id`)
   log.map(at, `${call}/extensions/${X}/step`)
   const end = isoAfter(step.timing.startedAt, step.timing.durationMs)
+  const error = step.error
+    ? { type: step.error.name, message: step.error.message }
+    : step.mcp?.isError
+      ? { type: 'McpToolError', message: mcpErrorText(step.result) }
+      : undefined
   const resultEvent = log.add('tool.result', {
     timestamp: end,
     parent: callEvent,
     payload: {
       name: step.name,
       call_id: callId,
-      status: step.error ? 'failure' : 'success',
+      status: error ? 'failure' : 'success',
       ...(step.result !== undefined && { result: step.result }),
-      ...(step.error && { error: { type: step.error.name, message: step.error.message } }),
+      ...(error && { error }),
       latency_ms: step.timing.durationMs,
     },
   })
   log.map(`${at}/result`, `${log.lastPointer}/payload/result`)
   if (step.error) appendException(ctx, step.error, { parent: resultEvent, at: end, errorOf: i, path: at })
+}
+
+/** What an MCP tool said of its failure: the text of its result, else the result as JSON. */
+function mcpErrorText(result: JsonValue | undefined): string {
+  const value = mcpResultValue(result)
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? 'the MCP tool reported an error')
 }
 
 function appendHttp(ctx: StepContext, step: HttpStep, i: number): void {

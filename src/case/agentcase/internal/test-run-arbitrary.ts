@@ -189,6 +189,16 @@ const toolStep = fc.record(
     result: json,
     sideEffects: fc.boolean(),
     blocked: fc.boolean(),
+    mcp: fc.record(
+      {
+        server: text,
+        method: fc.constant('tools/call'),
+        isError: fc.boolean(),
+        request: wireRequest,
+        response: opt(wireResponse),
+      },
+      { requiredKeys: ['server', 'method', 'request', 'response'] },
+    ),
   },
   { requiredKeys: ['timing', 'error', 'type', 'name', 'args', 'sideEffects'] },
 )

@@ -1,3 +1,4 @@
+import { isMcpHttpStep } from '../../../case/mcp-steps.ts'
 import type { Severity } from '../../../case/schema/step.ts'
 import type { ResolvedChecksOptions } from '../options.ts'
 import type { Detector, StepContext } from './detector.ts'
@@ -8,8 +9,10 @@ import type { FindingSlot } from './finding-log.ts'
  * the use reaches `warnAt` × the limit, and the same finding turns `error` when the use goes over the
  * limit (`maxSteps: 20` allows 20 steps; the 21st is over). What is counted, as steps arrive:
  *
- * - `steps`: steps of any type; `llmCalls`: LLM steps; `toolCalls`: tool calls, each once (a wrapped
- *   step that answers a model call is not counted again);
+ * - `steps`: steps of any type but MCP's own messages (`http` steps labelled `mcp:`: the handshake,
+ *   `tools/list`), so an agent whose tools are an MCP server's uses the budget of one whose tools are
+ *   wrapped; `llmCalls`: LLM steps; `toolCalls`: tool calls, each once (a wrapped or MCP tool step that
+ *   answers a model call is not counted again);
  * - `tokens`: `inputTokens + outputTokens` of each LLM response's usage (cached and reasoning tokens are
  *   already inside those two); a response without usage counts 0;
  * - `costUsd`: the sum of `step.cost.usd` where a step has a cost;
@@ -67,7 +70,7 @@ export function budget(limits: ResolvedChecksOptions['limits'], warnAt: number):
   return {
     onStep(ctx: StepContext) {
       const step = ctx.step
-      add('steps', 1, ctx, step.index)
+      if (!isMcpHttpStep(step)) add('steps', 1, ctx, step.index)
       if (step.type === 'llm') {
         add('llmCalls', 1, ctx, step.index)
         const usage = step.response?.normalized?.usage

@@ -1,4 +1,5 @@
 import { canonicalStringify } from '../../../case/canonical-json.ts'
+import { mcpResultValue } from '../../../case/mcp-steps.ts'
 import type { JsonValue } from '../../../case/schema/json.ts'
 import type { Message, ToolDefinition, ToolResultPart } from '../../../case/schema/normalized.ts'
 import type { LlmStep, Step, ToolStep } from '../../../case/schema/step.ts'
@@ -52,7 +53,7 @@ export interface TrackedResult {
   rawText: boolean
   /** The text looked like JSON (`{`, `[`) but did not parse: cut off, most likely. */
   brokenJson: boolean
-  /** The tool threw, or the API marked the result as an error. */
+  /** The tool threw, or the API or the MCP server (`mcp.isError`) marked the result as an error. */
   isError: boolean
   /** A side-effect tool that was blocked instead of run. */
   blocked: boolean
@@ -197,7 +198,8 @@ export class ToolCallTracker {
       call = own
     }
     const isError = step.error !== null
-    const value = step.result
+    // An MCP tool's result is read as a wrapped tool's return: its text, or its structured content.
+    const value = step.mcp ? mcpResultValue(step.result) : step.result
     const result = isError
       ? new Result(call, step.index, step.error!.message, undefined)
       : typeof value === 'string'
@@ -208,7 +210,8 @@ export class ToolCallTracker {
       result.value = parsed.value
       result.brokenJson = parsed.broken
     }
-    result.isError = isError
+    // An MCP tool that reported a failure (`isError`) ran and answered, but failed, as `isFailedToolCall` says.
+    result.isError = isError || step.mcp?.isError === true
     result.blocked = step.blocked === true
     return { results: [result], calls: answered ? [] : [call] }
   }
