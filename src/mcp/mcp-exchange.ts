@@ -101,7 +101,7 @@ export async function mcpExchange(
   // A fork past its fork step: a side-effect tool's call the parent run does not hold is never sent.
   const blocked = forkBlocked(
     session,
-    serverOf(session, url),
+    mcpServerName(session, url),
     messages,
     request.headers.get('mcp-session-id'),
   )
@@ -187,7 +187,7 @@ export function addMcpStep(
   const request = single?.kind === 'request' ? single : undefined
   const answer = request && response ? rpcAnswer(response, request.id) : undefined
   if (request?.method === 'initialize' && response) learnServer(session, url, messages, response)
-  if (response) learnToolLists(session, serverOf(session, url), messages, response)
+  if (response) learnToolLists(session, mcpServerName(session, url), messages, response)
   const httpError =
     response && response.status >= 400
       ? { name: 'McpError', message: `HTTP ${response.status}`, status: response.status }
@@ -207,7 +207,7 @@ export function addMcpStep(
   const result = answer && 'result' in answer ? toJsonValue(answer.result) : undefined
   const isError = (result as { isError?: unknown } | undefined)?.isError === true
   const name = String(params.name ?? '')
-  const server = serverOf(session, url)
+  const server = mcpServerName(session, url)
   // From the config, else the server's annotations: a fork never runs a side-effect tool live.
   const { sideEffects, from } = toolSideEffects(session, server, name)
   const step: Omit<ToolStep, 'index'> = {
@@ -275,7 +275,7 @@ export function learnFromAnswer(
   response: WireResponse,
 ): void {
   learnServer(session, url, messages, response)
-  learnToolLists(session, serverOf(session, url), messages, response)
+  learnToolLists(session, mcpServerName(session, url), messages, response)
 }
 
 function learnServer(
@@ -302,7 +302,7 @@ function learnServer(
  * The server a call went to: its name when its `initialize` was seen (in this Session, else in any), else
  * the URL's host (a stdio server's command line).
  */
-function serverOf(session: Session, url: URL): string {
+export function mcpServerName(session: Session, url: URL): string {
   const endpoint = endpointOf(url)
   return (
     SERVERS.get(session)?.get(endpoint) ?? ANY_SESSION_SERVERS.get(endpoint) ?? (url.host || url.pathname)

@@ -6,6 +6,7 @@ import { currentSession } from '../engine/context.ts'
 import type { NewStep, Session } from '../engine/session.ts'
 import { toJsonValue } from '../engine/values.ts'
 import { CrashlabError } from '../errors.ts'
+import { forkBlocked } from './internal/mcp-side-effects.ts'
 import {
   isMcpStep,
   matchKey,
@@ -14,7 +15,7 @@ import {
   recordedKey,
   recordedMessages,
 } from './internal/mcp-wire.ts'
-import { addMcpStep, learnFromAnswer, mcpDivergence } from './mcp-exchange.ts'
+import { addMcpStep, learnFromAnswer, mcpDivergence, mcpServerName } from './mcp-exchange.ts'
 import { type McpMessage, readMcpMessages } from './mcp-message.ts'
 import { mcpOutsideSession } from './outside-tests.ts'
 import { commandLine } from './stdio/command-line.ts'
@@ -74,6 +75,17 @@ interface Pending {
   url: string
   startedAt: string
   t0: number
+  /** What the server sent before the answer that belongs to this request. */
+  before: JsonRpcMessage[]
+}
+
+/** The progress token of a request (`params._meta.progressToken`) or of a progress notification. */
+function progressTokenOf(message: JsonRpcMessage): unknown {
+  const params = (message as { params?: { progressToken?: unknown; _meta?: { progressToken?: unknown } } })
+    .params
+  return (message as { method?: string }).method === 'notifications/progress'
+    ? params?.progressToken
+    : params?._meta?.progressToken
 }
 
 function sessionNow(): Session | undefined {
@@ -132,10 +144,22 @@ function recordMessage(pending: Map<string, Pending>, event: StdioMessageEvent):
       url: stdioUrl(event.server),
       startedAt: new Date().toISOString(),
       t0: performance.now(),
+      before: [],
     })
     return
   }
-  if (!isJsonRpcResponse(message) || message.id === null) return
+  if (!isJsonRpcResponse(message)) {
+    // The server's own request (sampling, elicitation, roots) or notification (progress, a log line)
+    // while a request waits: kept with that request's answer, so a replay sends it again, in order.
+    const waiting = [...pending.entries()].filter(([k]) => k.startsWith(`${spawnId}:`)).map(([, p]) => p)
+    const token = progressTokenOf(message)
+    const owner =
+      (token !== undefined && waiting.find((p) => progressTokenOf(p.request) === token)) ||
+      (waiting.length === 1 ? waiting[0] : undefined)
+    owner?.before.push(message)
+    return
+  }
+  if (message.id === null) return
   const key = `${spawnId}:${String(message.id)}`
   const asked = pending.get(key)
   if (!asked) return
@@ -143,7 +167,8 @@ function recordMessage(pending: Map<string, Pending>, event: StdioMessageEvent):
   if (asked.session.isFinished) return
   const messages = toMcp(asked.request)
   if (!messages) return
-  const response: WireResponse = { status: 200, headers: {}, body: message as unknown as JsonValue }
+  const body = (asked.before.length > 0 ? [...asked.before, message] : message) as unknown as JsonValue
+  const response: WireResponse = { status: 200, headers: {}, body }
   addMcpStep(
     asked.session,
     {
@@ -166,6 +191,7 @@ function answer(
   if (!live) return undefined
   const url = stdioUrl(server)
   const current = currentSession()
+  current?.forkIfDue()
   for (const session of [current, mcpOutsideSession()]) {
     if (!session || session.isFinished) continue
     const key = matchKey(session, live)
@@ -182,7 +208,38 @@ function answer(
       return checkToolSet(session, step, server).then(() => answered)
     return answered
   }
-  return undefined
+  return current ? forkBlockedAnswer(current, request, url) : undefined
+}
+
+/**
+ * In a fork past its fork step, a side-effect tool's call the parent run does not hold: blocked as over
+ * HTTP (a `blocked` step, an `isError` result naming `E_FORK_BLOCKED`). Any other call the recording
+ * does not hold is a miss: the fork's stdio server is the replayed one, which cannot go live.
+ */
+function forkBlockedAnswer(
+  session: Session,
+  request: JsonRpcRequest,
+  url: string,
+): JsonRpcMessage[] | undefined {
+  const messages = toMcp(request)
+  if (!messages) return undefined
+  const blocked = forkBlocked(session, mcpServerName(session, new URL(url)), messages, null)
+  if (!blocked) return undefined
+  const response = { ...blocked.response, headers: {} }
+  addMcpStep(
+    session,
+    {
+      wire: wireRequest(url, request, undefined),
+      messages,
+      url: new URL(url),
+      startedAt: new Date().toISOString(),
+      t0: performance.now(),
+    },
+    response,
+    blocked.error,
+    true,
+  )
+  return [response.body as unknown as JsonRpcMessage]
 }
 
 /** The recorded source digest of a server's step, when the recording has one. */

@@ -56,7 +56,7 @@ describe.each(MCP_CLIENTS)('the stdio tap with $name', (client) => {
     tap.uninstall()
 
     expect(live).toEqual({
-      tools: ['get_order', 'issue_refund'],
+      tools: ['get_order', 'issue_refund', 'count'],
       read: 'order A17: 1 kettle, 49 EUR',
       refund: 'refunded 49 EUR on A17',
     })
