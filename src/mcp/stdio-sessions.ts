@@ -1,7 +1,7 @@
 import { basename } from 'node:path'
 import { canonicalStringify } from '../case/canonical-json.ts'
 import type { JsonValue } from '../case/schema/json.ts'
-import type { Step, WireRequest, WireResponse } from '../case/schema/step.ts'
+import type { Step, StepError, WireRequest, WireResponse } from '../case/schema/step.ts'
 import { currentSession } from '../engine/context.ts'
 import type { NewStep, Session } from '../engine/session.ts'
 import { toJsonValue } from '../engine/values.ts'
@@ -226,19 +226,7 @@ function forkBlockedAnswer(
   const blocked = forkBlocked(session, mcpServerName(session, new URL(url)), messages, null)
   if (!blocked) return undefined
   const response = { ...blocked.response, headers: {} }
-  addMcpStep(
-    session,
-    {
-      wire: wireRequest(url, request, undefined),
-      messages,
-      url: new URL(url),
-      startedAt: new Date().toISOString(),
-      t0: performance.now(),
-    },
-    response,
-    blocked.error,
-    true,
-  )
+  addAnsweredStep(session, url, request, response, blocked.error, true)
   return [response.body as unknown as JsonRpcMessage]
 }
 
@@ -368,20 +356,33 @@ function injected(
               : { code: -32000, message: `Connection closed ${INJECTED}` },
         }
       : { jsonrpc: '2.0', id: request.id, result: fault.result }
-  const messages = toMcp(request) ?? []
-  addMcpStep(
+  addAnsweredStep(
     session,
-    {
-      wire: wireRequest(url, request, undefined),
-      messages,
-      url: new URL(url),
-      startedAt: new Date().toISOString(),
-      t0: performance.now(),
-    },
+    url,
+    request,
     { status: 200, headers: {}, body: answer as unknown as JsonValue },
     null,
   )
   return [answer]
+}
+
+/** The step of a request crashlab answered itself (a fault, a blocked call): no time passed. */
+function addAnsweredStep(
+  session: Session,
+  url: string,
+  request: JsonRpcRequest,
+  response: WireResponse,
+  error: StepError | null,
+  blocked = false,
+): void {
+  const exchange = {
+    wire: wireRequest(url, request, undefined),
+    messages: toMcp(request) ?? [],
+    url: new URL(url),
+    startedAt: new Date().toISOString(),
+    t0: performance.now(),
+  }
+  addMcpStep(session, exchange, response, error, blocked)
 }
 
 const INJECTED = '(fault injected by a crashlab crash test)'
