@@ -12,16 +12,11 @@ import { lazySchema, zod } from '../../lazy-zod.ts'
  * (`isError`; annotated `destructiveHint: true`), `add_note` writes a note (no annotations). Each
  * counts its runs.
  */
-export interface TestMcpServer {
-  /** The MCP endpoint, `http://127.0.0.1:PORT/mcp`. */
-  url: string
+export interface TestMcpServer extends ServedMcpHttp {
   /** How many times `issue_refund` ran. */
   refunds: () => number
   /** How many times a tool ran. */
   runs: (tool: 'get_order' | 'issue_refund' | 'add_note') => number
-  /** TCP connections the server accepted. */
-  connections: () => number
-  close: () => Promise<void>
 }
 
 const orderShape = lazySchema(() => ({ orderId: zod.string() }))
@@ -37,8 +32,6 @@ const noteShape = lazySchema(() => ({ orderId: zod.string(), text: zod.string() 
  */
 export async function startTestMcpServer(options: { json: boolean; name?: string }): Promise<TestMcpServer> {
   const runs = { get_order: 0, issue_refund: 0, add_note: 0 }
-  let connections = 0
-  const transports = new Map<string, StreamableHTTPServerTransport>()
 
   const newServer = () => {
     const server = new McpServer({ name: options.name ?? 'orders-server', version: '1.0.0' })
@@ -85,6 +78,37 @@ export async function startTestMcpServer(options: { json: boolean; name?: string
     return server
   }
 
+  const served = await serveMcpHttp(newServer, { json: options.json })
+  return {
+    ...served,
+    refunds: () => runs.issue_refund,
+    runs: (tool) => runs[tool],
+  }
+}
+
+/** An MCP server on loopback (`serveMcpHttp`): its endpoint, the TCP connections it accepted, its close. */
+export interface ServedMcpHttp {
+  /** The MCP endpoint, `http://127.0.0.1:PORT/mcp`. */
+  url: string
+  /** TCP connections the server accepted. */
+  connections: () => number
+  close: () => Promise<void>
+}
+
+/**
+ * Serves `newServer()` over Streamable HTTP on 127.0.0.1, on a free port: one `McpServer` and transport
+ * per MCP session (a new one for each `initialize`), the `GET` stream and `DELETE` of a session to its
+ * transport; `json: true` answers POSTs with JSON, else with an SSE stream.
+ *
+ * @example
+ * const served = await serveMcpHttp(() => new McpServer({ name: 'orders', version: '1.0.0' }), { json: false })
+ */
+export async function serveMcpHttp(
+  newServer: () => McpServer,
+  options: { json: boolean },
+): Promise<ServedMcpHttp> {
+  let connections = 0
+  const transports = new Map<string, StreamableHTTPServerTransport>()
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const id = req.headers['mcp-session-id']
     let transport = typeof id === 'string' ? transports.get(id) : undefined
@@ -117,8 +141,6 @@ export async function startTestMcpServer(options: { json: boolean; name?: string
   const { port } = http.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}/mcp`,
-    refunds: () => runs.issue_refund,
-    runs: (tool) => runs[tool],
     connections: () => connections,
     close: async () => {
       for (const t of transports.values()) await t.close()
