@@ -122,27 +122,55 @@ describe('MCP servers over Streamable HTTP under the plugin', { timeout: 180_000
     expect(modelRequests(logOf(replayed))).toBe(0)
   })
 
-  // The fork goes live at step N with a patch that says the order's total is 12 (not 49): the model then
-  // asks for a refund of 12, which the parent never made, on a destructive MCP tool: blocked, never sent.
-  // The MCP server and the model server run in the fork's Vitest child.
+  it('a test recorded after the file MCP cassette exists: its calls go on a live session opened for the replayed handshake', async () => {
+    const copy = copyProject(dir, { withCassettes: true })
+    try {
+      rmSync(join(copy, '__cassettes__', 'ai-sdk.spec.ts', `${SPECS['ai-sdk.spec.ts']}.cassette.json`))
+      const rerecorded = await runFixture(copy, ['run', 'ai-sdk.spec.ts'])
+      expectExit(rerecorded, 0)
+      expect(rerecorded.output).toContain('cassettes: 1 recorded · 0 replayed (mode missing)')
+      expect(served(logOf(rerecorded))).toMatchObject({ servers: 1, get_order: 1, issue_refund: 1 })
+    } finally {
+      removeProject(copy)
+    }
+  })
+
+  // The fork goes live at step N with a patch: the model then asks for a refund the parent never made,
+  // on a destructive MCP tool: blocked, never sent. The MCP server and the model server run in the
+  // fork's Vitest child, whose client got its handshake from the file's MCP cassette.
   it.each([
-    // The AI SDK: at the model step that chose issue_refund.
-    { spec: 'ai-sdk.spec.ts' as const, at: 3, blockedAt: 4, requests: 2 },
-    // The Agents SDK: at its first model step. At a later one its live answer would carry the scripted
-    // provider's first tool call id again (the provider starts afresh in the fork), which the Agents SDK
-    // refuses as a reused call id; a real provider's ids do not repeat.
-    { spec: 'agents-sdk.spec.ts' as const, at: 1, blockedAt: 5, requests: 3 },
+    // The AI SDK, at the model step that chose issue_refund, told the order's total is 12 (not 49):
+    // issue_refund(A17, 12) is blocked; get_order was before the fork step.
+    {
+      spec: 'ai-sdk.spec.ts' as const,
+      at: 3,
+      patch:
+        'kind: tool_result\ntool: get_order\nresult: { order_id: A17, item: kettle, total: 12, status: delivered damaged }\n',
+      blockedAt: 4,
+      requests: 2,
+      getOrder: 0,
+    },
+    // The Agents SDK, at its first model step, asked about order A18: get_order(A18) is read-only and
+    // new, so it goes live (on a live MCP session opened for the replayed one); issue_refund(A17, 30) is
+    // blocked. (At a later model step its live answer would carry the scripted provider's first tool
+    // call id again, as the provider starts afresh in the fork, which the Agents SDK refuses as a reused
+    // call id; a real provider's ids do not repeat.)
+    {
+      spec: 'agents-sdk.spec.ts' as const,
+      at: 1,
+      patch: 'kind: message\nop: substitute\nrole: user\nindex: 0\nfind: A17\nreplace: A18\n',
+      blockedAt: 5,
+      requests: 3,
+      getOrder: 1,
+    },
   ])(
     'crashlab fork of $spec at step $at: issue_refund is blocked, the server never runs it',
-    async ({ spec, at, blockedAt, requests }) => {
+    async ({ spec, at, patch, blockedAt, requests, getOrder }) => {
       const cassette = join(dir, '__cassettes__', spec, `${SPECS[spec]}.cassette.json`)
       const imported = await runBin(dir, { CRASHLAB_DIR: storeDir }, ['import', cassette])
       expect(imported.code, imported.stderr).toBe(0)
       const parentId = /imported .* as (\S+) \(/.exec(imported.stdout)?.[1] as string
-      writeFileSync(
-        join(dir, 'total-12.yaml'),
-        'kind: tool_result\ntool: get_order\nresult: { order_id: A17, item: kettle, total: 12, status: delivered damaged }\n',
-      )
+      writeFileSync(join(dir, 'patch.yaml'), patch)
       const logDir = mkdtempSync(join(tmpdir(), 'crashlab-mcp-http-log-'))
       const logFile = join(logDir, 'log.jsonl')
       try {
@@ -152,7 +180,7 @@ describe('MCP servers over Streamable HTTP under the plugin', { timeout: 180_000
           '--at',
           String(at),
           '--patch',
-          'total-12.yaml',
+          'patch.yaml',
         ])
         expect(r.code, `${r.stdout}${r.stderr}`).toBe(0)
         expect(r.stdout).toContain('1 blocked')
@@ -163,8 +191,10 @@ describe('MCP servers over Streamable HTTP under the plugin', { timeout: 180_000
               .map((l) => JSON.parse(l) as Logged)
           : []
         // The server was up in the fork; the destructive call never reached it, nor did the replayed
-        // handshake or the get_order call the parent holds.
-        expect(served(log)).toEqual({ servers: 1, connections: 0, get_order: 0, issue_refund: 0 })
+        // handshake or a get_order call the parent holds.
+        const server = served(log)
+        expect(server).toMatchObject({ servers: 1, get_order: getOrder, issue_refund: 0 })
+        expect(server.connections > 0).toBe(getOrder > 0)
         expect(modelRequests(log)).toBe(requests)
 
         const forkId = /stored as (\S+) \(fork of/.exec(r.stdout)?.[1] as string
@@ -185,10 +215,9 @@ describe('MCP servers over Streamable HTTP under the plugin', { timeout: 180_000
         })
         expect(blocked.error?.code).toBe('E_FORK_BLOCKED')
         expect(blocked.mcp?.server).toBe('orders')
-        expect(forked.steps.filter((s) => s.type === 'tool').map((s) => (s as StepView).name)).toEqual([
-          'get_order',
-          'issue_refund',
-        ])
+        const tools = forked.steps.filter((s) => s.type === 'tool') as unknown as StepView[]
+        expect(tools.map((s) => s.name)).toEqual(['get_order', 'issue_refund'])
+        expect(tools[0]?.error ?? null).toBeNull()
       } finally {
         rmSync(logDir, { recursive: true, force: true })
       }

@@ -8,6 +8,7 @@ import { log, modelServer } from '../mcp/provider.ts'
 
 const ORDERS: Record<string, object> = {
   A17: { order_id: 'A17', item: 'kettle', total: 49, status: 'delivered damaged' },
+  A18: { order_id: 'A18', item: 'toaster', total: 30, status: 'delivered damaged' },
 }
 
 /**
