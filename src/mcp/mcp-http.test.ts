@@ -184,6 +184,14 @@ describe('a live call on a session whose handshake was replayed', () => {
         handshake.run.steps[0]?.type === 'http' && handshake.run.steps[0].response?.headers['mcp-session-id'],
       )
       expect(server.connections()).toBe(0)
+      // The server's stream on that session, before any live session: answered as a replay answers it.
+      const stream = await recordRun(() =>
+        fetch(server.url, {
+          headers: { accept: 'text/event-stream', 'mcp-session-id': replayedId as string },
+        }),
+      )
+      expect(stream.output.status).toBe(405)
+      expect(server.connections()).toBe(0)
 
       const live = await recordRun(async () => {
         const order = await client.callTool({ name: 'get_order', arguments: { orderId: 'A17' } })
@@ -198,6 +206,8 @@ describe('a live call on a session whose handshake was replayed', () => {
       // crashlab's own handshake with the live server is not a step of the run; the client keeps its id.
       expect(live.loaded.steps.map((s) => s.type)).toEqual(['tool', 'tool'])
       expect(transport.sessionId).toBe(replayedId)
+      // The session's end goes to the live session (the server would refuse the replayed id).
+      await recordRun(() => transport.terminateSession())
       await client.close()
       await server.close()
     },
