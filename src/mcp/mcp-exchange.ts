@@ -20,6 +20,13 @@ import {
   recordedMessages,
   rpcAnswer,
 } from './internal/mcp-wire.ts'
+import {
+  isReplayedSession,
+  liveSessionFor,
+  openedLiveSession,
+  rememberReplayedSession,
+  withSessionId,
+} from './internal/replayed-sessions.ts'
 import type { McpMessage } from './mcp-message.ts'
 
 /**
@@ -60,7 +67,17 @@ export async function mcpExchange(
 ): Promise<Response> {
   if (session.halted) return refusalResponse(session.halted)
   if (!messages) {
-    if (session.mode !== 'replay') return upstream(request)
+    const id = request.headers.get('mcp-session-id')
+    if (session.mode !== 'replay' && !isReplayedSession(id)) return upstream(request)
+    // A session a replay handed out: to its live session if one was opened, else answered as a replay.
+    const liveId = isReplayedSession(id)
+      ? await openedLiveSession(id, request.url)?.catch(() => undefined)
+      : undefined
+    if (session.mode !== 'replay' && liveId !== undefined) {
+      const headers = new Headers(request.headers)
+      headers.set('mcp-session-id', liveId)
+      return withSessionId(await upstream(new Request(request, { headers })), id as string)
+    }
     return request.method === 'GET'
       ? new Response(null, { status: 405, headers: { allow: 'POST, DELETE' } })
       : new Response(null, { status: 200 })
@@ -78,7 +95,7 @@ export async function mcpExchange(
     const recorded = session.findUnconsumed((s) => isMcpStep(s) && recordedKey(session, s) === key)
     const fault = recorded && injected(session, recorded, { wire, messages, url, startedAt, t0 })
     if (fault) return fault
-    if (recorded) return served(session, recorded, messages, url, request.url)
+    if (recorded) return served(session, recorded, { messages, text }, url, request.url)
   }
   if (session.mode === 'replay') {
     if (!messages.some((m) => m.kind === 'request')) {
@@ -109,6 +126,13 @@ export async function mcpExchange(
     addMcpStep(session, exchange, blocked.response, blocked.error, true)
     return blocked.answer
   }
+  // A session a replay handed out (its handshake was replayed): the request goes on a live session
+  // opened with the same `initialize`, and its answer names the replayed session again.
+  const replayedId = request.headers.get('mcp-session-id')
+  const liveId = isReplayedSession(replayedId)
+    ? await liveSessionFor(replayedId, request.url, request.headers, upstream).catch(() => undefined)
+    : undefined
+  if (liveId !== undefined) headers.set('mcp-session-id', liveId)
   let res: Response
   try {
     res = await upstream(
@@ -118,11 +142,19 @@ export async function mcpExchange(
     addMcpStep(session, exchange, null, toStepError(error))
     throw error
   }
+  if (liveId !== undefined) res = withSessionId(res, replayedId as string)
   return recordResponse(session, res, t0, (response) => addMcpStep(session, exchange, response, null))
 }
 
 /** A recorded step's answer, served to the live request (the step joins the run as recorded). */
-function served(session: Session, step: Step, live: McpMessage[], url: URL, requestUrl: string): Response {
+function served(
+  session: Session,
+  step: Step,
+  request: { messages: McpMessage[]; text: string },
+  url: URL,
+  requestUrl: string,
+): Response {
+  const live = request.messages
   session.consume(step.index)
   session.addStep({ ...step } as NewStep)
   const wire = mcpWireOf(step)
@@ -130,6 +162,8 @@ function served(session: Session, step: Step, live: McpMessage[], url: URL, requ
   if (!response) throw replayNetworkError(step.error ?? { name: 'TypeError', message: 'fetch failed' })
   const recorded = recordedMessages(step) ?? []
   learnFromAnswer(session, url, recorded, response)
+  const sessionId = response.headers['mcp-session-id']
+  if (sessionId !== undefined) rememberReplayedSession(sessionId, live, request.text)
   return replayResponse(readdressed(response, recorded, live), {
     incomplete: false,
     timing: session.replayTiming,

@@ -307,3 +307,62 @@ describe.each([
     await server.close()
   })
 })
+
+describe('a live call on a session whose handshake was replayed', () => {
+  // A client connected in beforeAll gets its handshake from the file's MCP cassette (a recorded session
+  // id no server issued); a test recorded after it sends its calls to the live server.
+  it.each([
+    { framing: 'SSE', json: false },
+    { framing: 'JSON', json: true },
+  ])(
+    'opens a live session with the recorded initialize and sends the call on it ($framing)',
+    async ({ json }) => {
+      const first = await startTestMcpServer({ json })
+      const handshake = await recordRun(async () => {
+        const client = new Client({ name: 'refund-agent', version: '1.0.0' })
+        await client.connect(new StreamableHTTPClientTransport(new URL(first.url)))
+        await client.close()
+      })
+      await first.close()
+
+      const server = await startTestMcpServer({ json })
+      const client = new Client({ name: 'refund-agent', version: '1.0.0' })
+      const transport = new StreamableHTTPClientTransport(new URL(server.url))
+      const { session } = await replayRun(handshake.loaded, () => client.connect(transport), {
+        allowUnused: true,
+      })
+      await session.finish({ output: null })
+      const replayedId = transport.sessionId
+      expect(replayedId).toBe(
+        handshake.run.steps[0]?.type === 'http' && handshake.run.steps[0].response?.headers['mcp-session-id'],
+      )
+      expect(server.connections()).toBe(0)
+      // The server's stream on that session, before any live session: answered as a replay answers it.
+      const stream = await recordRun(() =>
+        fetch(server.url, {
+          headers: { accept: 'text/event-stream', 'mcp-session-id': replayedId as string },
+        }),
+      )
+      expect(stream.output.status).toBe(405)
+      expect(server.connections()).toBe(0)
+
+      const live = await recordRun(async () => {
+        const order = await client.callTool({ name: 'get_order', arguments: { orderId: 'A17' } })
+        const again = await client.callTool({ name: 'get_order', arguments: { orderId: 'A18' } })
+        return [order, again]
+      })
+      expect(live.output.map((r) => r.structuredContent)).toEqual([
+        { orderId: 'A17', status: 'delivered' },
+        { orderId: 'A18', status: 'delivered' },
+      ])
+      expect(server.runs('get_order')).toBe(2)
+      // crashlab's own handshake with the live server is not a step of the run; the client keeps its id.
+      expect(live.loaded.steps.map((s) => s.type)).toEqual(['tool', 'tool'])
+      expect(transport.sessionId).toBe(replayedId)
+      // The session's end goes to the live session (the server would refuse the replayed id).
+      await recordRun(() => transport.terminateSession())
+      await client.close()
+      await server.close()
+    },
+  )
+})

@@ -95,8 +95,32 @@ export function noRuns(): ToolRuns {
  */
 export async function startTestMcpServer(options: { json: boolean; name?: string }): Promise<TestMcpServer> {
   const runs = noRuns()
-  const transports = new Map<string, StreamableHTTPServerTransport>()
+  const served = await serveMcpHttp(() => ordersServer(runs, options.name), { json: options.json })
+  return { ...served, refunds: () => runs.issue_refund, runs: (tool) => runs[tool] }
+}
 
+/** An MCP server on loopback (`serveMcpHttp`): its endpoint, the TCP connections it accepted, its close. */
+export interface ServedMcpHttp {
+  /** The MCP endpoint, `http://127.0.0.1:PORT/mcp`. */
+  url: string
+  /** TCP connections the server accepted. */
+  connections: () => number
+  close: () => Promise<void>
+}
+
+/**
+ * Serves `newServer()` over Streamable HTTP on 127.0.0.1, on a free port: one `McpServer` and transport
+ * per MCP session (a new one for each `initialize`), the `GET` stream and `DELETE` of a session to its
+ * transport; `json: true` answers POSTs with JSON, else with an SSE stream.
+ *
+ * @example
+ * const served = await serveMcpHttp(() => new McpServer({ name: 'orders', version: '1.0.0' }), { json: false })
+ */
+export async function serveMcpHttp(
+  newServer: () => McpServer,
+  options: { json: boolean },
+): Promise<ServedMcpHttp> {
+  const transports = new Map<string, StreamableHTTPServerTransport>()
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const id = req.headers['mcp-session-id']
     let transport = typeof id === 'string' ? transports.get(id) : undefined
@@ -113,16 +137,13 @@ export async function startTestMcpServer(options: { json: boolean; name?: string
         },
       })
       transport = created
-      await ordersServer(runs, options.name).connect(created)
+      await newServer().connect(created)
     }
     await transport.handleRequest(req, res)
   }
-
   const http = await serveLoopback(handle)
   return {
     url: `http://127.0.0.1:${http.port}/mcp`,
-    refunds: () => runs.issue_refund,
-    runs: (tool) => runs[tool],
     connections: http.connections,
     close: async () => {
       for (const t of transports.values()) await t.close()

@@ -26,7 +26,8 @@ export function log(entry: Record<string, unknown>): void {
   if (file) appendFileSync(file, `${JSON.stringify(entry)}\n`)
 }
 
-function closedPort(): Promise<number> {
+/** A port on 127.0.0.1 that nothing listens on (it was free a moment ago). */
+export function closedPort(): Promise<number> {
   return new Promise((done) => {
     const server = createServer()
     server.listen(0, '127.0.0.1', () => {
