@@ -115,6 +115,18 @@ describe('MCP servers over Streamable HTTP under the plugin', { timeout: 180_000
     expect(modelRequests(logOf(replayed))).toBe(0)
   })
 
+  it('an agent whose MCP tool set changed since the recording: the replay fails naming the tool', async () => {
+    const replayed = await runFixture(dir, ['run', 'agents-sdk.spec.ts'], {
+      ci: true,
+      env: { FIXTURE_PROVIDER: 'off', FIXTURE_MCP: 'off', FIXTURE_BLOCKED_TOOL: 'issue_refund' },
+    })
+    expectExit(replayed, 1)
+    expect(replayed.output).toContain('E_DIVERGENCE')
+    expect(replayed.output).toMatch(/diverged at step \d+: the agent made a openai-chat/)
+    expect(replayed.output).toContain('tool "issue_refund"')
+    expect(served(logOf(replayed))).toEqual({ servers: 0, connections: 0, get_order: 0, issue_refund: 0 })
+  })
+
   it('replay under CI=true with the MCP server up: it gets no connection, no tool runs', async () => {
     const replayed = await runFixture(dir, ['run'], { ci: true, env: { FIXTURE_PROVIDER: 'off' } })
     expectExit(replayed, 0)
