@@ -11,6 +11,10 @@ describe('isAssignedSecret', () => {
     // a token followed by a bracket in a log line is not a call, nor base64 that starts with `/` a path
     'Qx7kLm2Vz9PbR4tYw8NcHd3J(#',
     'Qx7kLm2Vz9PbR4tYw8NcHd3J[1',
+    // nor a token with optional chaining right after it
+    'Qx7kLm2Vz9PbR4tYw8NcHd3J)?.*',
+    'Qx7kLm2Vz9PbR4tYw8NcHd3J?.trim()',
+    'Qx7k+Lm2Vz9/PbR4tYw8NcHd3J]?.x',
     '/QfpZOihacMt72YvQXq/MytPMI8UeyIR3E7F',
     '/QfpZOihacMt72YvQXq/MytPMI8UeyIR3E7F/',
     // three dots inside a long value are characters of it, not an elision
@@ -41,6 +45,10 @@ describe('isAssignedSecret', () => {
     'userPassword',
     'api_key',
     'self.token',
+    'opts?.apiKey',
+    'ctx?.env?.API_KEY',
+    'config.auth?.token',
+    'cfg?.apiKey',
     'YOUR_API_KEY',
     '********',
   ])('%s is not', (v) => {

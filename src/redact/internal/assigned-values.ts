@@ -37,7 +37,12 @@ export function isAssignedSecret(raw: string): boolean {
   if (/^(?:~?\/|\.{1,2}\/|[A-Za-z]:\\)[\w.\-/\\]*$/.test(value) && !hasRandomSegment(value)) return false
   // A call or an expression: `z.string()`, `getenv("X")`, `Optional[str]`, `config.db.password`,
   // `opts?.apiKey`, `(await …`.
-  if (/^[([{!]|\?\.|^urn:/.test(value) || /^[_$][A-Za-z]+$/.test(value)) return false
+  if (/^[([{!]|^urn:/.test(value) || /^[_$][A-Za-z]+$/.test(value)) return false
+  // Optional chaining when what stands before the first `?.` reads as a name in code (`opts?.apiKey`,
+  // `ctx?.env?.API_KEY`, `config.auth?.token`): a token with code right after it (`q8Zk…)?.trim()`,
+  // `q8Zk…]?.x`) is still a token, whatever the code around it holds.
+  const chained = /^[A-Za-z_$][\w$]*(?:\.[\w$]+)*(?=\?\.)/.exec(value)?.[0]
+  if (chained?.split('.').every((name) => /^[a-z_$]{1,6}$/.test(name) || isCodePath(name))) return false
   const path = /^[A-Za-z_$][\w$]*(?:\.[\w$]+)*(?=[([]|$)/.exec(value)?.[0]
   if (path !== undefined && /[.([]/.test(value)) {
     // A call or an index only when what stands before the bracket reads as a name in code: a random

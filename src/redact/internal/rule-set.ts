@@ -172,9 +172,11 @@ export function compileRules(patterns: readonly PatternRule[], extra: readonly C
  */
 function mergeMatch(out: RuleMatch[], m: RuleMatch, rank: ReadonlyMap<CompiledRule, number>): void {
   // A context that begins inside a secret already found is part of that secret, not a name: the `pwd=`
-  // that a random token happens to hold names nothing.
+  // that a random token happens to hold names nothing. Unless the secret it names starts past that
+  // one's end: a value that ran on into the context (`#key=)sshpass -p <password>`) does not hide
+  // the secret after it.
   const from = m.from ?? m.start
-  if (from < m.start && out.some((o) => o.start <= from && from < o.end)) return
+  if (from < m.start && out.some((o) => o.start <= from && from < o.end && m.start <= o.end)) return
   let start = m.start
   let end = m.end
   let rule = m.rule
@@ -204,6 +206,11 @@ function mergeMatch(out: RuleMatch[], m: RuleMatch, rank: ReadonlyMap<CompiledRu
 const CACHE_MAX_ENTRIES = 4096
 /** Look-alikes per rule and string after which the search resumes past a rejected match, not inside it. */
 const MAX_REJECTED = 1000
+/**
+ * Values per rule and string looked into for the name of a next secret; each look can read the rest of
+ * the string (a value runs to the next space), so a long run of names glued into one value must stop.
+ */
+const MAX_LOOKED_INTO = 64
 const CACHE_MAX_TEXT = 16 * 1024
 
 /**
@@ -232,6 +239,7 @@ function collect(
   if (!re) return
   re.lastIndex = 0
   let rejected = 0
+  let lookedInto = 0
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     if (m[0].length === 0) {
       re.lastIndex++ // a user pattern that can match empty would loop forever
@@ -250,7 +258,19 @@ function collect(
     // Overlapping matches of two rules are merged (their union), not the later one dropped: a view of
     // the text merges what it finds too, and the result must not depend on which of them saw what.
     if (!skip(text, start, end)) merge(out, { rule, start, end, from: m.index })
+    // A value can run on into the name of the next secret (`api_key=)aws_session_token = …`): when it
+    // holds one of the rule's hints, look for that one from where the value begins, not past its end.
+    if (m.index < start && holdsHint(rule, text.slice(start, end)) && ++lookedInto <= MAX_LOOKED_INTO) {
+      re.lastIndex = start
+    }
   }
+}
+
+/** Whether `value` holds one of the rule's hints (or the rule has none). */
+function holdsHint(rule: CompiledRule, value: string): boolean {
+  if (rule.hints.length === 0) return true
+  const lower = value.toLowerCase()
+  return rule.hints.some((h) => lower.includes(h))
 }
 
 /**
