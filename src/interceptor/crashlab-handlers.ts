@@ -153,8 +153,7 @@ async function mcpAnswer(
   mcp: McpMessage[] | 'stream',
 ): Promise<Response> {
   try {
-    const { mcpExchange } = await import('../mcp/mcp-exchange.ts')
-    const { legacyPost } = await import('../mcp/mcp-legacy-sse.ts')
+    const { mcpExchange, legacyPost } = await import('../mcp/on-demand.ts')
     const messages = mcp === 'stream' ? undefined : mcp
     // A POST to the endpoint a legacy stream named: answered on that stream.
     const response = await ((messages && legacyPost(session, request, messages, upstream)) ??
@@ -173,7 +172,7 @@ async function mcpAnswer(
  */
 async function legacyStreamAnswer(session: Session, request: Request): Promise<Response | undefined> {
   try {
-    const { legacyStream } = await import('../mcp/mcp-legacy-sse.ts')
+    const { legacyStream } = await import('../mcp/on-demand.ts')
     return await legacyStream(session, request, upstream)
   } catch (error) {
     return rejectionResponse(error)

@@ -21,6 +21,7 @@ export {
   readMcpRequest,
 } from './mcp-message.ts'
 export { MCP_FILE_CASSETTE, mcpOutsideSession, setMcpOutsideSession } from './outside-tests.ts'
+export { stdioUrl } from './stdio/command-line.ts'
 export {
   isJsonRpcNotification,
   isJsonRpcRequest,
@@ -44,7 +45,7 @@ export {
   type TapStdioServersOptions,
   tapStdioServers,
 } from './stdio/index.ts'
-export { stdioUrl, tapStdioIntoSessions } from './stdio-sessions.ts'
+export { tapStdioIntoSessions } from './stdio-sessions.ts'
 export {
   learnMcpTools,
   type McpSideEffectsSource,

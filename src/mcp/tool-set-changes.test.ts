@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { toolSetChanges } from './stdio-sessions.ts'
+import { toolSetChanges } from './stdio-recording.ts'
 
 describe('toolSetChanges', () => {
   const getOrder = { name: 'get_order', description: 'Look up an order', inputSchema: { type: 'object' } }

@@ -24,3 +24,14 @@ export function commandLine(server: StdioServer): string {
 function quoted(part: string): string {
   return /^[\w@%+=:,./-]+$/.test(part) ? part : JSON.stringify(part)
 }
+
+/**
+ * A stdio server's address in its steps: `stdio:` and its command line as `commandLine` gives it, the
+ * same on every machine that checks the project out.
+ *
+ * @example
+ * stdioUrl({ command: process.execPath, args: [`${process.cwd()}/servers/orders.mjs`] }) // 'stdio:node servers/orders.mjs'
+ */
+export function stdioUrl(server: StdioServer): string {
+  return `stdio:${commandLine(server)}`
+}
