@@ -103,6 +103,14 @@ describe('tracesToRuns: the GenAI semantic conventions', () => {
     })
   })
 
+  it('counts a span written twice (a retried export) once', () => {
+    const text = readFileSync(join(import.meta.dirname, 'fixtures', 'genai-agent.jsonl'), 'utf8')
+    const [once] = tracesToRuns(readOtlp(text))
+    const [twice] = tracesToRuns(readOtlp(`${text}${text.split('\n')[0]}\n`))
+    expect(twice!.run.steps).toEqual(once!.run.steps)
+    expect(twice!.run.steps).toHaveLength(3)
+  })
+
   it('reads JSON Lines into the same run as the document', () => {
     const strip = (t: ImportedTrace) => ({ ...t.run, id: '' })
     const [lines] = importFixture('genai-agent.jsonl') as [ImportedTrace]
@@ -149,6 +157,60 @@ describe('tracesToRuns: the GenAI semantic conventions', () => {
       parts: [{ type: 'text', text: 'Room 4 is booked for 3pm.' }],
       finishReason: 'stop',
       usage: { inputTokens: 81, outputTokens: 9 },
+    })
+  })
+
+  it('reads an event whose content is JSON in gen_ai.event.content, and names the run after the outermost agent', () => {
+    const attr = (key: string, value: string) => ({ key, value: { stringValue: value } })
+    const span = (
+      spanId: string,
+      name: string,
+      start: string,
+      attributes: unknown[],
+      events: unknown[] = [],
+    ) => ({
+      traceId: '11112222333344445555666677778888',
+      spanId,
+      name,
+      startTimeUnixNano: start,
+      endTimeUnixNano: `${start}9`,
+      attributes,
+      events,
+    })
+    const content = (name: string, body: object) => ({
+      name,
+      timeUnixNano: '2',
+      attributes: [attr('gen_ai.event.content', JSON.stringify(body))],
+    })
+    const spans = [
+      span('00000000000000b2', 'invoke_agent helper', '200', [
+        attr('gen_ai.operation.name', 'invoke_agent'),
+        attr('gen_ai.agent.name', 'helper'),
+      ]),
+      span('00000000000000b1', 'invoke_agent planner', '100', [
+        attr('gen_ai.operation.name', 'invoke_agent'),
+        attr('gen_ai.agent.name', 'planner'),
+      ]),
+      span(
+        '00000000000000c1',
+        'chat m',
+        '300',
+        [attr('gen_ai.operation.name', 'chat'), attr('gen_ai.request.model', 'm')],
+        [
+          content('gen_ai.user.message', { content: 'Plan my day' }),
+          content('gen_ai.choice', { index: 0, finish_reason: 'length', message: { content: 'First,' } }),
+        ],
+      ),
+    ]
+    const [t] = tracesToRuns(readOtlp(JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans }] }] })))
+    expect(RunSchema.safeParse(t!.run).success).toBe(true)
+    expect(t!.run.name).toBe('planner')
+    expect(llm(t!, 0).request.normalized!.messages).toEqual([
+      { role: 'user', parts: [{ type: 'text', text: 'Plan my day' }] },
+    ])
+    expect(llm(t!, 0).response!.normalized).toMatchObject({
+      parts: [{ type: 'text', text: 'First,' }],
+      finishReason: 'length',
     })
   })
 

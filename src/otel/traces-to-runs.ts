@@ -38,7 +38,12 @@ export interface ImportedTrace {
  */
 export function tracesToRuns(spans: readonly OtlpSpan[]): ImportedTrace[] {
   const traces = new Map<string, OtlpSpan[]>()
+  const seen = new Set<string>()
   for (const span of spans) {
+    // A collector that retried an export writes the same span twice: it is one step.
+    const key = `${span.traceId}/${span.spanId}`
+    if (seen.has(key)) continue
+    seen.add(key)
     const list = traces.get(span.traceId)
     if (list) list.push(span)
     else traces.set(span.traceId, [span])
@@ -73,7 +78,10 @@ function traceToRun(traceId: string, spans: OtlpSpan[]): ImportedTrace | undefin
     if (s.endTimeUnixNano > end) end = s.endTimeUnixNano
   }
   const root = spans.find((s) => s.parentSpanId === null || !spans.some((p) => p.spanId === s.parentSpanId))
-  const agent = found.find((f) => f.kind === 'agent' && f.name)
+  // The outermost agent names the run: a sub-agent starts later than the agent that called it.
+  const agent = found
+    .filter((f) => f.kind === 'agent' && f.name)
+    .sort((a, b) => compareNanos(a.span.startTimeUnixNano, b.span.startTimeUnixNano))[0]
   const name = (agent?.kind === 'agent' && agent.name) || root?.name || traceId
 
   const incompleteSteps: number[] = []
