@@ -29,7 +29,7 @@ function operationOf(r: SpanReader): string | undefined {
 export function readGenAiSpan(r: SpanReader): FoundSpan | undefined {
   const op = operationOf(r)
   if (op === undefined) return undefined
-  r.note('gen_ai.operation.name')
+  r.get('gen_ai.operation.name')
   if (op === 'invoke_agent' || op === 'create_agent') {
     return { kind: 'agent', span: r.span, convention: 'gen_ai', name: r.str('gen_ai.agent.name') }
   }
@@ -40,7 +40,7 @@ export function readGenAiSpan(r: SpanReader): FoundSpan | undefined {
       kind: 'tool',
       span: r.span,
       convention: 'gen_ai',
-      name: r.str('gen_ai.tool.name') ?? r.span.name.replace(/^execute_tool\s*/, '') ?? 'unknown',
+      name: r.str('gen_ai.tool.name') ?? (r.span.name.replace(/^execute_tool\s*/, '') || 'unknown'),
       callId: r.str('gen_ai.tool.call.id'),
       args,
       result,
