@@ -328,6 +328,19 @@ describe('tracesToRuns: OpenInference', () => {
   })
 })
 
+describe('tracesToRuns: a file of several agents', () => {
+  it('makes one run per agent trace, each with its own conventions', () => {
+    const read = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8')
+    const lines = [read('genai-agent.jsonl'), JSON.stringify(JSON.parse(read('ai-sdk.json'))), ''].join('\n')
+    const imported = tracesToRuns(readOtlp(lines, 'mixed.jsonl'))
+    expect(imported.map((t) => [t.run.name, t.conventions, t.run.steps.length])).toEqual([
+      ['weather-agent', ['gen_ai'], 3],
+      ['support-bot', ['ai-sdk'], 3],
+    ])
+    expect(new Set(imported.map((t) => t.run.id)).size).toBe(2)
+  })
+})
+
 describe('tracesToRuns: traces without GenAI activity', () => {
   it('makes no run of a trace of HTTP spans', () => {
     const spans = readOtlp(
