@@ -80,10 +80,13 @@ describe('readOtlp', () => {
   })
 
   it('refuses what is not OTLP traces with E_OTLP_MALFORMED, naming the file and the problem', () => {
-    const notJson = errorOf(() => readOtlp('{"resourceSpans": [\nnot json\n', 'traces.jsonl'))
-    expect(notJson.code).toBe('E_OTLP_MALFORMED')
-    expect(notJson.message).toMatch(/^\[crashlab\] traces\.jsonl line 1 is not JSON/)
-    expect(notJson.subject).toBe('traces.jsonl')
+    const brokenLine = errorOf(() => readOtlp('{"resourceSpans": []}\n{"resourceSpans": [\n', 'traces.jsonl'))
+    expect(brokenLine.code).toBe('E_OTLP_MALFORMED')
+    expect(brokenLine.message).toMatch(/^\[crashlab\] traces\.jsonl line 2 is not JSON/)
+    expect(brokenLine.subject).toBe('traces.jsonl')
+    // A broken pretty-printed document is reported as a document, not as JSON Lines.
+    const brokenDoc = errorOf(() => readOtlp('{\n  "resourceSpans": [],\n}\n', 'traces.json'))
+    expect(brokenDoc.message).toMatch(/^\[crashlab\] traces\.json is not JSON \(/)
 
     expect(errorOf(() => readOtlp('{"resourceMetrics": []}', 'metrics.json')).message).toContain(
       'metrics.json is not an OTLP trace export: expected an object with a "resourceSpans" array',

@@ -51,7 +51,7 @@ export function readOtlp(text: string, source = 'the OTLP input'): OtlpSpan[] {
   let docs: Array<{ doc: unknown; line: number | null }>
   try {
     docs = [{ doc: JSON.parse(body), line: null }]
-  } catch {
+  } catch (docError) {
     // Not one document: JSON Lines, one ExportTraceServiceRequest per line.
     docs = []
     const lines = body.split('\n')
@@ -61,6 +61,8 @@ export function readOtlp(text: string, source = 'the OTLP input'): OtlpSpan[] {
       try {
         docs.push({ doc: JSON.parse(line), line: i + 1 })
       } catch (cause) {
+        // A first line that is not JSON: a document (pretty-printed, say) that is broken, not JSON Lines.
+        if (docs.length === 0) fail(source, `is not JSON (${(docError as Error).message})`, docError)
         fail(source, `line ${i + 1} is not JSON (${(cause as Error).message})`, cause)
       }
     }
