@@ -114,6 +114,8 @@ export const ERROR_CODES = [
   'E_CRASH_FAILED',
   // MCP servers over stdio (src/mcp): a request of a replayed server that the recording does not hold
   'E_MCP_REPLAY_MISSING',
+  // OpenTelemetry traces (src/otel): a file that is not OTLP JSON traces
+  'E_OTLP_MALFORMED',
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

@@ -1,0 +1,9 @@
+/**
+ * OpenTelemetry traces as runs: OTLP JSON (one export document or JSON Lines) read into spans, and the
+ * spans of each agent trace (GenAI semantic conventions, the AI SDK's `ai.*` spans, OpenInference)
+ * turned into a crashlab run. See docs/otel.md.
+ */
+
+export type { Convention } from './internal/found-spans.ts'
+export { type OtlpSpan, type OtlpSpanEvent, readOtlp } from './read-otlp.ts'
+export { type ImportedTrace, tracesToRuns } from './traces-to-runs.ts'
