@@ -5,5 +5,6 @@
  */
 
 export type { Convention } from './internal/found-spans.ts'
+export { readAgentsTrace } from './read-agents-trace.ts'
 export { type OtlpSpan, type OtlpSpanEvent, readOtlp } from './read-otlp.ts'
 export { type ImportedTrace, tracesToRuns } from './traces-to-runs.ts'

@@ -7,6 +7,7 @@ import type { LlmStep, Step, ToolStep } from '../case/schema/step.ts'
 import { readAiSdkSpan } from './internal/ai-sdk.ts'
 import type { Convention, FoundInference, FoundSpan, FoundTool } from './internal/found-spans.ts'
 import { readGenAiSpan } from './internal/gen-ai.ts'
+import { readAgentsSdkSpan } from './internal/openai-agents.ts'
 import { readOpenInferenceSpan } from './internal/openinference.ts'
 import { SpanReader } from './internal/span-reader.ts'
 import type { OtlpSpan } from './read-otlp.ts'
@@ -63,7 +64,7 @@ function traceToRun(traceId: string, spans: OtlpSpan[]): ImportedTrace | undefin
     const r = new SpanReader(span, keys)
     // The AI SDK's spans carry some gen_ai.* keys and OpenInference's processors add theirs to other
     // conventions' spans: the most specific reader goes first.
-    const hit = readAiSdkSpan(r) ?? readOpenInferenceSpan(r) ?? readGenAiSpan(r)
+    const hit = readAgentsSdkSpan(r) ?? readAiSdkSpan(r) ?? readOpenInferenceSpan(r) ?? readGenAiSpan(r)
     if (hit) found.push(hit)
   }
   const work = found

@@ -1,17 +1,36 @@
+import { closeSync, openSync, readSync } from 'node:fs'
+import { CrashlabError } from '../../errors.ts'
 import { checkCaseFile } from '../internal/check-case-file.ts'
 import { defineCommand } from '../internal/command.ts'
 import { configRedactor } from '../internal/config-redactor.ts'
 import { reportError } from '../internal/report-error.ts'
 import { STORE_DIR_ARG, withStore } from '../internal/store-args.ts'
 
-/** `crashlab import <file...>`: crashlab cassettes or `.agentcase` files into the store (redacted on the way in). */
+/** What `crashlab import` reads: crashlab's own files, or OpenTelemetry traces (docs/otel.md). */
+const FORMATS = ['cassette', 'agentcase', 'otlp', 'openai-agents'] as const
+type Format = (typeof FORMATS)[number]
+
+/**
+ * `crashlab import <file...>`: crashlab cassettes, `.agentcase` files or OpenTelemetry traces (OTLP
+ * JSON, a document or JSON Lines) into the store, redacted on the way in. Each agent trace of an OTLP
+ * file is a run of its own.
+ */
 export const importRun = defineCommand({
-  meta: { name: 'import', description: 'Import cassettes or .agentcase files into the run store' },
+  meta: {
+    name: 'import',
+    description: 'Import cassettes, .agentcase files or OTLP traces into the run store',
+  },
   args: {
     file: {
       type: 'positional',
-      description: 'a cassette (.json) or an .agentcase file; several allowed',
+      description:
+        'a cassette (.json), an .agentcase file, or OTLP JSON traces (.json, .jsonl); several allowed',
       required: true,
+    },
+    format: {
+      type: 'string',
+      description: 'cassette, agentcase, otlp or openai-agents (default: told from the file)',
+      valueHint: 'format',
     },
     tag: { type: 'string', description: 'tag the imported runs (besides `imported`)', valueHint: 'tag' },
     ...STORE_DIR_ARG,
@@ -19,10 +38,28 @@ export const importRun = defineCommand({
   async run({ args }) {
     const files = args._.length > 0 ? args._ : [args.file]
     try {
+      const forced = formatArg(args.format)
       const redactor = await configRedactor()
-      await withStore(args.dir, (store) => {
+      const tags = ['imported', ...(args.tag ? [args.tag] : [])]
+      await withStore(args.dir, async (store) => {
         for (const file of files) {
-          const tags = ['imported', ...(args.tag ? [args.tag] : [])]
+          const format = forced ?? detectFormat(file)
+          if (format === 'otlp' || format === 'openai-agents') {
+            const { readTraceFile } = await import('../internal/otlp-import.ts')
+            for (const trace of readTraceFile(file, format)) {
+              const saved = store.save(trace.run, { tags: [...tags, 'otel'], ...(redactor && { redactor }) })
+              console.log(
+                `imported ${file} trace ${trace.traceId} as ${saved.id} (${saved.name}, ${saved.steps} steps; ` +
+                  `${trace.conventions.join(', ')})`,
+              )
+              if (trace.incompleteSteps.length > 0)
+                console.log(
+                  `  incomplete: step${trace.incompleteSteps.length === 1 ? '' : 's'} ${trace.incompleteSteps.join(', ')} ` +
+                    '(the trace holds no message content there: content capture is off in its instrumentation)',
+                )
+            }
+            continue
+          }
           // The check `crashlab validate` makes: a file it accepts is stored here.
           const { run } = checkCaseFile(file, redactor ? { redactor, tags } : { tags })
           const saved = store.save(run, redactor ? { tags, redactor } : { tags })
@@ -34,3 +71,38 @@ export const importRun = defineCommand({
     }
   },
 })
+
+function formatArg(value: string | undefined): Format | undefined {
+  if (value === undefined) return undefined
+  if ((FORMATS as readonly string[]).includes(value)) return value as Format
+  throw new CrashlabError(
+    'E_CLI_USAGE',
+    `--format ${value} is not a format import reads: use ${FORMATS.join(', ')}.`,
+    {
+      subject: value,
+    },
+  )
+}
+
+/**
+ * A file's format, from its start: OTLP JSON opens with `resourceSpans` (a document, or the first line of
+ * JSON Lines), an Agents SDK trace payload with `data` and a `trace` object; anything else is left to the
+ * cassette and AgentCase reader, which tells those two apart.
+ */
+function detectFormat(file: string): Format {
+  let head = ''
+  try {
+    const fd = openSync(file, 'r')
+    try {
+      const buffer = Buffer.alloc(4096)
+      head = buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0)).toString('utf8')
+    } finally {
+      closeSync(fd)
+    }
+  } catch {
+    // Unreadable: the case reader names the file and why.
+  }
+  if (/^\s*\{\s*"resourceSpans"\s*:/.test(head)) return 'otlp'
+  if (/^\s*\[?\s*\{\s*"data"\s*:\s*\[\s*\{\s*"object"\s*:\s*"trace/.test(head)) return 'openai-agents'
+  return 'cassette'
+}

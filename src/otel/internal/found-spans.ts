@@ -11,7 +11,7 @@ import type { OtlpSpan } from '../read-otlp.ts'
 import type { Lost } from './messages.ts'
 
 /** The conventions an import reads. */
-export type Convention = 'gen_ai' | 'ai-sdk' | 'openinference'
+export type Convention = 'gen_ai' | 'ai-sdk' | 'openinference' | 'openai-agents'
 
 /** A model call read from a span, whatever convention wrote it. */
 export interface FoundInference {

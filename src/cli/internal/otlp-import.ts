@@ -1,0 +1,31 @@
+import { readFileSync } from 'node:fs'
+import { CrashlabError } from '../../errors.ts'
+import { type ImportedTrace, readAgentsTrace, readOtlp, tracesToRuns } from '../../otel/index.ts'
+
+/**
+ * The agent traces of a trace file (docs/otel.md), each as a run: OTLP JSON, or the OpenAI Agents SDK's
+ * own trace payload (`openai-agents`); a file with none is an error that says what the import looks for.
+ *
+ * @example
+ * for (const trace of readTraceFile('traces.jsonl', 'otlp')) store.save(trace.run)
+ */
+export function readTraceFile(file: string, format: 'otlp' | 'openai-agents'): ImportedTrace[] {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    throw new CrashlabError('E_FILE_NOT_FOUND', `cannot read ${file}: ${(error as Error).message}.`, {
+      subject: file,
+    })
+  }
+  const traces = tracesToRuns(format === 'otlp' ? readOtlp(text, file) : readAgentsTrace(text, file))
+  if (traces.length === 0)
+    throw new CrashlabError(
+      'E_OTLP_MALFORMED',
+      `${file} holds traces but no agent trace: no span carries GenAI attributes (gen_ai.*), the AI SDK's ` +
+        "ai.*, OpenInference's llm.* or an Agents SDK model or tool span. Export the agent's spans with its " +
+        'instrumentation on.',
+      { subject: file },
+    )
+  return traces
+}
