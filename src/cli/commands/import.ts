@@ -11,20 +11,20 @@ const FORMATS = ['cassette', 'agentcase', 'otlp', 'openai-agents'] as const
 type Format = (typeof FORMATS)[number]
 
 /**
- * `crashlab import <file...>`: crashlab cassettes, `.agentcase` files or OpenTelemetry traces (OTLP
- * JSON, a document or JSON Lines) into the store, redacted on the way in. Each agent trace of an OTLP
- * file is a run of its own.
+ * `crashlab import <file...>`: crashlab cassettes, `.agentcase` files or traces (OpenTelemetry's OTLP
+ * JSON, a document or JSON Lines, or the OpenAI Agents SDK's own trace payload) into the store, redacted
+ * on the way in. Each agent trace of a trace file is a run of its own.
  */
 export const importRun = defineCommand({
   meta: {
     name: 'import',
-    description: 'Import cassettes, .agentcase files or OTLP traces into the run store',
+    description: 'Import cassettes, .agentcase files or traces (OTLP, the Agents SDK) into the run store',
   },
   args: {
     file: {
       type: 'positional',
       description:
-        'a cassette (.json), an .agentcase file, or OTLP JSON traces (.json, .jsonl); several allowed',
+        'a cassette (.json), an .agentcase file, OTLP JSON traces (.json, .jsonl) or an Agents SDK trace payload; several allowed',
       required: true,
     },
     format: {
