@@ -116,6 +116,8 @@ export const ERROR_CODES = [
   'E_MCP_REPLAY_MISSING',
   // OpenTelemetry traces (src/otel): a file that is not OTLP JSON traces
   'E_OTLP_MALFORMED',
+  // a replay of a run imported from a trace (src/engine) that reached a step whose content the trace did not capture
+  'E_REPLAY_INCOMPLETE',
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

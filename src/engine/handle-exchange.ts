@@ -1,12 +1,15 @@
 import type { NormalizedRequest, NormalizedResponse } from '../case/schema/normalized.ts'
-import type { StepError, WireRequest, WireResponse } from '../case/schema/step.ts'
+import type { LlmStep, StepError, WireRequest, WireResponse } from '../case/schema/step.ts'
 import { classifyRequest } from '../providers/registry.ts'
 import type { ProviderAdapter } from '../providers/types.ts'
+import { DivergenceError } from './divergence-error.ts'
 import { type HttpShape, httpKey } from './internal/http-key.ts'
 import { callDivergence, peekRecordedCall, takeRecordedCall } from './internal/match-recorded.ts'
 import { type ExchangeRequest, toRequest } from './internal/plain-request.ts'
 import { type ReadRequest, readRequest, storedUrl } from './internal/read-request.ts'
+import { diffRequests } from './internal/request-diff.ts'
 import { requestKey } from './internal/request-key.ts'
+import { isSemanticRun } from './internal/semantic-run.ts'
 import { refusalResponse } from './refusal-response.ts'
 import type { Session } from './session.ts'
 import { keptHeaders, recordResponse, type StreamEnd } from './streams/record-response.ts'
@@ -119,7 +122,19 @@ export async function handleExchange(
       recording.failed(fault.reject)
       throw fault.reject
     }
-    const replayed = replay(session, ctx, hash, matched!, request.url, startedAt, t0)
+    // A run imported from a trace is matched on what its spans held (loaded on first use).
+    const replayed =
+      ctx.adapter && ctx.normalized && isSemanticRun(session.recorded)
+        ? await replaySemantic(
+            session,
+            { ...ctx, adapter: ctx.adapter, normalized: ctx.normalized },
+            hash,
+            matched as NormalizedRequest,
+            request.url,
+            startedAt,
+            t0,
+          )
+        : replay(session, ctx, hash, matched!, request.url, startedAt, t0)
     if (replayed) return replayed
   }
 
@@ -209,16 +224,13 @@ function replay(
     // The recorded step already holds its normalized response: the replayed step takes it rather than
     // reading the same wire response again (read again only when the recording could not read it).
     const known = answer?.normalized ? { normalized: answer.normalized, incomplete } : undefined
-    addStep(
+    addReplayedStep(
       session,
       ctx,
-      hash,
-      startedAt,
-      t0,
+      { hash, startedAt, t0 },
+      recorded,
       response,
       incomplete ? 'error' : null,
-      recorded.error,
-      recorded.timing.durationMs,
       known,
     )
   } else {
@@ -228,6 +240,65 @@ function replay(
   if (!response) throw replayNetworkError(recorded.error ?? { name: 'TypeError', message: 'fetch failed' })
   notifyResponse(session, ctx, response.status, response.headers)
   return replayResponse(response, { incomplete, timing: session.replayTiming, url })
+}
+
+/**
+ * A model call replayed against a run imported from a trace: matched on what the spans held, answered
+ * by the live call's adapter writing the recorded response (see `semantic-replay.ts`).
+ */
+async function replaySemantic(
+  session: Session,
+  ctx: ExchangeContext & { adapter: ProviderAdapter; normalized: NormalizedRequest },
+  hash: string,
+  /** The live request as it is matched: redacted and made matchable (`requestKey`). */
+  matched: NormalizedRequest,
+  url: string,
+  startedAt: string,
+  t0: number,
+): Promise<Response | undefined> {
+  const { takeSemanticCall, writeSemanticResponse } = await import('./internal/semantic-replay.ts')
+  const match = takeSemanticCall(session, { matched })
+  if ('incomplete' in match) {
+    session.halt(match.incomplete)
+    return refusalResponse(match.incomplete)
+  }
+  if ('unmatched' in match) {
+    const { step, used, recorded, live } = match.unmatched
+    const divergence = new DivergenceError({
+      where: session.where,
+      stepIndex: session.run.steps.length,
+      call: `${ctx.adapter.id} ${ctx.adapter.endpoint}`,
+      nearestStep: step?.index ?? null,
+      nearestUsed: used,
+      differences: recorded ? diffRequests(recorded, live) : [],
+      cassettePath: session.cassettePath,
+    })
+    if (session.recordFrom(divergence)) return undefined
+    session.fail(divergence)
+    return refusalResponse(divergence)
+  }
+  const recorded = match.step
+  const response = writeSemanticResponse(ctx.adapter, ctx.wire, ctx.normalized, recorded)
+  const known = recorded.response?.normalized
+    ? { normalized: recorded.response.normalized, incomplete: false }
+    : undefined
+  addReplayedStep(session, ctx, { hash, startedAt, t0 }, recorded, response, null, known)
+  notifyResponse(session, ctx, response.status, response.headers)
+  return replayResponse(response, { incomplete: false, timing: false, url })
+}
+
+/** The step of a replayed model call: its recorded error and duration, and its normalized response as recorded. */
+function addReplayedStep(
+  session: Session,
+  ctx: ExchangeContext,
+  call: { hash: string; startedAt: string; t0: number },
+  recorded: LlmStep,
+  response: WireResponse | null,
+  end: StreamEnd,
+  known: { normalized: NormalizedResponse; incomplete: boolean } | undefined,
+): void {
+  const { hash, startedAt, t0 } = call
+  addStep(session, ctx, hash, startedAt, t0, response, end, recorded.error, recorded.timing.durationMs, known)
 }
 
 function classify(session: Session, wire: WireRequest): ExchangeContext {

@@ -4,6 +4,7 @@ import type { Run } from '../case/schema/run.ts'
 import type { Step } from '../case/schema/step.ts'
 import { CrashlabError } from '../errors.ts'
 import type { Redactor } from '../redact/types.ts'
+import { isSemanticRun } from './internal/semantic-run.ts'
 import type { FaultInjection, MatchingOptions, McpOptions, SessionHooks, SessionMode } from './types.ts'
 import { captureError, RERECORD_COMMAND, toJsonValue, toStepError } from './values.ts'
 
@@ -423,9 +424,15 @@ export class Session {
     this.run.error = failed ? toStepError(result.error) : null
     // A halted run stopped on purpose: the recorded steps after the halt are unused by design.
     if (this.mode === 'replay' && !this.haltedBy && (this.onDivergence === 'record' || !this.allowUnused)) {
-      const unused = this.unconsumed().filter((s) => s.type === 'llm' || s.type === 'tool')
+      // A run imported from a trace lists the tools the agent ran itself: a replay runs them again (or
+      // serves the ones it wraps), so only its model steps must all be used.
+      const imported = isSemanticRun(this.recorded)
+      const unused = this.unconsumed().filter((s) => s.type === 'llm' || (s.type === 'tool' && !imported))
       if (unused.length > 0) {
-        const error = unusedError(this.where, unused, this.cassettePath)
+        // Model steps a trace did not capture could never be matched: that is what to say, not "does less".
+        const incomplete =
+          imported && (await import('./internal/semantic-replay.ts')).unusedIncomplete(this, unused)
+        const error = incomplete || unusedError(this.where, unused, this.cassettePath)
         // The agent now stops earlier: a re-recording keeps what it did and drops the rest.
         if (this.onDivergence === 'record') {
           this.divergedStep = this.run.steps.length

@@ -1,0 +1,98 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import type { Run } from '../src/case/schema/run.ts'
+import type { LlmStep } from '../src/case/schema/step.ts'
+import { isCrashlabError } from '../src/errors.ts'
+import { readOtlp, tracesToRuns } from '../src/otel/index.ts'
+import { replayRun } from '../src/rerun/replay-run.ts'
+import { tracedOrderBot } from './helpers/traced-order-bot.ts'
+
+const ENTRY = {
+  kind: 'module' as const,
+  module: './test/fixtures/otel-replay/order-bot.ts',
+  export: 'orderBot',
+}
+const QUESTION = 'Where is my order A17?'
+
+afterEach(() => {
+  for (const key of ['ORDER_BOT_API', 'ORDER_BOT_STREAM', 'ORDER_BOT_SYSTEM', 'ORDER_BOT_BASE_URL'])
+    delete process.env[key]
+})
+
+/** The order bot traced "in production" and imported as `crashlab import` does, with its module as entry point. */
+async function importedRun(
+  options: { strip?: 'all' | 'last-output' } = {},
+): Promise<{ run: Run; served: number }> {
+  const { otlp, served } = await tracedOrderBot(QUESTION, options)
+  const [trace] = tracesToRuns(readOtlp(otlp, 'order-bot.json'))
+  return { run: { ...trace!.run, entryPoint: ENTRY }, served }
+}
+
+function modelSteps(run: Run): LlmStep[] {
+  return run.steps.filter((s): s is LlmStep => s.type === 'llm')
+}
+
+describe('replaying a run imported from a trace', () => {
+  it('the agent runs again offline against the trace: every model call answered from its span, the tool run again', async () => {
+    const { run, served } = await importedRun()
+    expect(served).toBe(2)
+    const replay = await replayRun(run, { cwd: process.cwd() })
+    expect(replay.error).toBeUndefined()
+    expect(replay.faithful).toBe(true)
+    expect(replay.run.output).toBe('Order A17 shipped with DHL.')
+    expect(replay.network?.requests ?? []).toEqual([])
+    const steps = modelSteps(replay.run)
+    expect(steps).toHaveLength(2)
+    // Written by the Chat Completions adapter for the live request: a real wire response.
+    expect(steps[0]?.provider).toBe('openai-chat')
+    expect(steps[0]?.response?.normalized?.toolCalls.map((c) => c.name)).toEqual(['get_order'])
+    expect(steps[1]?.request.normalized?.messages.at(-1)?.role).toBe('tool')
+    expect(replay.run.steps.filter((s) => s.type === 'tool')).toHaveLength(0)
+  })
+
+  it('streamed, and on the Responses API although the trace came from Chat Completions: the live adapter writes the answer', async () => {
+    const { run } = await importedRun()
+    process.env.ORDER_BOT_STREAM = '1'
+    const streamed = await replayRun(run, { cwd: process.cwd() })
+    expect(streamed.error).toBeUndefined()
+    expect(streamed.run.output).toBe('Order A17 shipped with DHL.')
+    expect(modelSteps(streamed.run)[0]?.response?.wire.chunks?.length).toBeGreaterThan(1)
+
+    process.env.ORDER_BOT_API = 'responses'
+    const responses = await replayRun(run, { cwd: process.cwd() })
+    expect(responses.error).toBeUndefined()
+    expect(responses.run.output).toBe('Order A17 shipped with DHL.')
+    expect(modelSteps(responses.run).map((s) => s.provider)).toEqual(['openai-responses', 'openai-responses'])
+  })
+
+  it('an agent whose prompt changed diverges, naming the field the span holds', async () => {
+    const { run } = await importedRun()
+    process.env.ORDER_BOT_SYSTEM = 'Answer questions about orders. Never look orders up.'
+    const replay = await replayRun(run, { cwd: process.cwd() })
+    expect(replay.faithful).toBe(false)
+    expect(isCrashlabError(replay.error, 'E_DIVERGENCE')).toBe(true)
+    expect(String((replay.error as Error).message)).toMatch(/system/)
+    expect(String((replay.error as Error).message)).toMatch(/Never look orders up/)
+  })
+
+  it('a trace without message content: the replay fails saying which step the trace did not capture', async () => {
+    const { run } = await importedRun({ strip: 'all' })
+    expect(run.completeness).toBe('partial')
+    expect(run.input).toBeNull()
+    const replay = await replayRun(run, { cwd: process.cwd() })
+    expect(isCrashlabError(replay.error, 'E_REPLAY_INCOMPLETE')).toBe(true)
+    expect(String((replay.error as Error).message)).toMatch(
+      /step 0 of the imported run, whose trace did not capture its messages/,
+    )
+  })
+
+  it('a trace whose last answer was not captured: the calls before it replay, the replay stops there', async () => {
+    const { run } = await importedRun({ strip: 'last-output' })
+    expect(run.completeness).toBe('partial')
+    const replay = await replayRun(run, { cwd: process.cwd() })
+    expect(isCrashlabError(replay.error, 'E_REPLAY_INCOMPLETE')).toBe(true)
+    expect(String((replay.error as Error).message)).toMatch(
+      /step 2 of the imported run, whose trace did not capture its answer/,
+    )
+    expect(modelSteps(replay.run)).toHaveLength(1)
+  })
+})
