@@ -46,7 +46,14 @@ describe('replaying a run imported from a trace', () => {
     expect(steps[0]?.provider).toBe('openai-chat')
     expect(steps[0]?.response?.normalized?.toolCalls.map((c) => c.name)).toEqual(['get_order'])
     expect(steps[1]?.request.normalized?.messages.at(-1)?.role).toBe('tool')
-    expect(replay.run.steps.filter((s) => s.type === 'tool')).toHaveLength(0)
+    // The agent's own tool ran again: the replay has the tool step the trace recorded, with the live result.
+    expect(replay.run.steps.map((s) => s.type)).toEqual(run.steps.map((s) => s.type))
+    expect(replay.run.steps[1]).toMatchObject({
+      type: 'tool',
+      name: 'get_order',
+      args: { order_id: 'A17' },
+      result: { order_id: 'A17', status: 'shipped', carrier: 'DHL' },
+    })
   })
 
   it('streamed, and on the Responses API although the trace came from Chat Completions: the live adapter writes the answer', async () => {

@@ -256,7 +256,9 @@ async function replaySemantic(
   startedAt: string,
   t0: number,
 ): Promise<Response | undefined> {
-  const { takeSemanticCall, writeSemanticResponse } = await import('./internal/semantic-replay.ts')
+  const { takeSemanticCall, toolStepsSeen, writeSemanticResponse } = await import(
+    './internal/semantic-replay.ts'
+  )
   const match = takeSemanticCall(session, { matched })
   if ('incomplete' in match) {
     session.halt(match.incomplete)
@@ -278,6 +280,7 @@ async function replaySemantic(
     return refusalResponse(divergence)
   }
   const recorded = match.step
+  for (const step of toolStepsSeen(session, recorded, ctx.normalized)) session.addStep(step)
   const response = writeSemanticResponse(ctx.adapter, ctx.wire, ctx.normalized, recorded)
   const known = recorded.response?.normalized
     ? { normalized: recorded.response.normalized, incomplete: false }

@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs'
+import { loadConfig } from '../../config/load-config.ts'
 import { CrashlabError } from '../../errors.ts'
 import { checkCaseFile } from '../internal/check-case-file.ts'
 import { defineCommand } from '../internal/command.ts'
@@ -45,9 +46,11 @@ export const importRun = defineCommand({
         for (const file of files) {
           const format = forced ?? detectFormat(file)
           if (format === 'otlp' || format === 'openai-agents') {
-            const { readTraceFile } = await import('../internal/otlp-import.ts')
+            const { gradeImported, readTraceFile } = await import('../internal/otlp-import.ts')
+            const { config } = await loadConfig()
             for (const trace of readTraceFile(file, format)) {
-              const saved = store.save(trace.run, { tags: [...tags, 'otel'], ...(redactor && { redactor }) })
+              const run = gradeImported(trace.run, config)
+              const saved = store.save(run, { tags: [...tags, 'otel'], ...(redactor && { redactor }) })
               console.log(
                 `imported ${file} trace ${trace.traceId} as ${saved.id} (${saved.name}, ${saved.steps} steps; ` +
                   `${trace.conventions.join(', ')})`,

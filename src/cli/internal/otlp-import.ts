@@ -1,4 +1,8 @@
 import { readFileSync } from 'node:fs'
+import type { Run } from '../../case/schema/run.ts'
+import { detectFindings } from '../../checks/detectors/detect-findings.ts'
+import type { ChecksOptions } from '../../checks/detectors/options.ts'
+import { type PriceOptions, priceRun } from '../../cost/index.ts'
 import { CrashlabError } from '../../errors.ts'
 import { type ImportedTrace, readAgentsTrace, readOtlp, tracesToRuns } from '../../otel/index.ts'
 
@@ -28,4 +32,21 @@ export function readTraceFile(file: string, format: 'otlp' | 'openai-agents'): I
       { subject: file },
     )
   return traces
+}
+
+/**
+ * An imported trace's run graded as a recording in this project is: priced from the catalog (and the
+ * config's prices), and its findings those of the config's runtime checks. An exported test of the run
+ * then asserts the findings a replay under the same config finds.
+ *
+ * @example
+ * const { config } = await loadConfig()
+ * store.save(gradeImported(trace.run, config))
+ */
+export function gradeImported(
+  run: Run,
+  config: { checks?: ChecksOptions; prices?: PriceOptions['prices'] },
+): Run {
+  const priced = priceRun(run, { prices: config.prices })
+  return { ...priced, findings: detectFindings(priced, config.checks) }
 }

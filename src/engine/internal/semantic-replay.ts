@@ -1,9 +1,10 @@
 import { canonicalStringify } from '../../case/canonical-json.ts'
+import type { JsonValue } from '../../case/schema/json.ts'
 import type { NormalizedRequest, NormalizedResponse, Part } from '../../case/schema/normalized.ts'
 import type { LlmStep, Step, WireRequest, WireResponse } from '../../case/schema/step.ts'
 import { CrashlabError } from '../../errors.ts'
 import type { ProviderAdapter } from '../../providers/types.ts'
-import type { Session } from '../session.ts'
+import type { NewStep, Session } from '../session.ts'
 
 /** A live model call matched against an imported run: the step that answers it, or why none does. */
 export type SemanticMatch = { step: LlmStep } | { unmatched: Unmatched } | { incomplete: CrashlabError }
@@ -37,6 +38,61 @@ export function takeSemanticCall(session: Session, call: { matched: NormalizedRe
     return { step: found }
   }
   return { unmatched: nearestOf(session, live) }
+}
+
+/**
+ * The tool runs the trace recorded before `step`, as the live request shows them: an agent's own tools
+ * (not wrapped with crashlab's `tool()`) run again at replay unseen by crashlab, and their results reach
+ * the model in the request's tool messages. Each recorded tool step still unused before `step` becomes a
+ * tool step of the replay with the live arguments and result (found by call id, else by name in order),
+ * so that the replay has the steps of the run it replays and the checks see the same run. A tool the
+ * agent did not call again is left unused (a later call may still take it).
+ */
+export function toolStepsSeen(session: Session, step: LlmStep, live: NormalizedRequest): NewStep[] {
+  const calls = new Map<string, { name: string; args: JsonValue }>()
+  const results: Array<{ id: string; name?: string; content: string; isError: boolean }> = []
+  for (const message of live.messages)
+    for (const part of message.parts) {
+      if (part.type === 'tool_call') calls.set(part.id, { name: part.name, args: part.args })
+      else if (part.type === 'tool_result') results.push(part)
+    }
+  const taken = new Set<number>()
+  const out: NewStep[] = []
+  for (const recorded of session.recorded?.steps ?? []) {
+    if (recorded.index >= step.index) break
+    if (recorded.type !== 'tool' || !session.findUnconsumed((u) => u.index === recorded.index)) continue
+    const at = results.findIndex(
+      (r, i) =>
+        !taken.has(i) &&
+        (recorded.callId !== undefined
+          ? r.id === recorded.callId
+          : (r.name ?? calls.get(r.id)?.name) === recorded.name),
+    )
+    if (at === -1) continue
+    taken.add(at)
+    session.consume(recorded.index)
+    const result = results[at]!
+    const call = calls.get(result.id)
+    out.push({
+      type: 'tool',
+      name: call?.name ?? recorded.name,
+      ...(recorded.callId !== undefined && { callId: result.id }),
+      args: call?.args ?? recorded.args,
+      ...(!result.isError && { result: parsedResult(result.content) }),
+      sideEffects: recorded.sideEffects,
+      timing: { startedAt: new Date().toISOString(), durationMs: recorded.timing.durationMs },
+      error: result.isError ? { name: 'ToolError', message: result.content } : null,
+    })
+  }
+  return out
+}
+
+function parsedResult(content: string): JsonValue {
+  try {
+    return JSON.parse(content) as JsonValue
+  } catch {
+    return content
+  }
 }
 
 /** Whether a step can be replayed: a request to match and a response to answer with. */
