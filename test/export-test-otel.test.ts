@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runBinSync } from './helpers/built-bin.ts'
+import { runBin, runBinSync } from './helpers/built-bin.ts'
 import { tracedOrderBot } from './helpers/traced-order-bot.ts'
 import { copyProject, removeProject, runFixture } from './projects/run-fixture.ts'
 
@@ -39,6 +39,26 @@ beforeAll(async () => {
 afterAll(() => {
   removeProject(project)
   rmSync(storeDir, { recursive: true, force: true })
+})
+
+describe('replay of a run imported from a trace', () => {
+  it('needs the agent named (a trace names no module); with --entry it runs offline, faithful', async () => {
+    const refused = crashlab('replay', id)
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain('E_REPLAY_NO_ENTRY')
+    expect(refused.stderr).toContain('--entry')
+    const r = await runBin(project, { CRASHLAB_DIR: storeDir }, [
+      'replay',
+      id,
+      '--entry',
+      './order-bot.ts#orderBot',
+    ])
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain('through ./order-bot.ts#orderBot')
+    expect(r.stdout).toContain('faithful replay')
+    expect(r.stdout).toMatch(/replayed: 3 steps served from the recording, nothing sent/)
+  }, 60_000)
 })
 
 describe('export-test of a run imported from a trace', () => {

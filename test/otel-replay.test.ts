@@ -20,7 +20,7 @@ afterEach(() => {
 
 /** The order bot traced "in production" and imported as `crashlab import` does, with its module as entry point. */
 async function importedRun(
-  options: { strip?: 'all' | 'last-output' } = {},
+  options: { strip?: 'all' | 'last-output'; legacy?: boolean } = {},
 ): Promise<{ run: Run; served: number }> {
   const { otlp, served } = await tracedOrderBot(QUESTION, options)
   const [trace] = tracesToRuns(readOtlp(otlp, 'order-bot.json'))
@@ -69,6 +69,15 @@ describe('replaying a run imported from a trace', () => {
     expect(responses.error).toBeUndefined()
     expect(responses.run.output).toBe('Order A17 shipped with DHL.')
     expect(modelSteps(responses.run).map((s) => s.provider)).toEqual(['openai-responses', 'openai-responses'])
+  })
+
+  it("a trace of the AI SDK's legacy integration (ai.* keys) replays alike", async () => {
+    const { run } = await importedRun({ legacy: true })
+    expect(run.metadata.otelImport).toMatchObject({ conventions: ['ai-sdk'] })
+    const replay = await replayRun(run, { cwd: process.cwd() })
+    expect(replay.error).toBeUndefined()
+    expect(replay.run.output).toBe('Order A17 shipped with DHL.')
+    expect(replay.run.steps.map((s) => s.type)).toEqual(['llm', 'tool', 'llm'])
   })
 
   it('an agent whose prompt changed diverges, naming the field the span holds', async () => {

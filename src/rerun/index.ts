@@ -13,6 +13,7 @@ export {
   exportTest,
 } from './export-test.ts'
 export { EXPORTED_TAG } from './exported-tag.ts'
+export { rerunEntry } from './internal/rerun-entry.ts'
 export {
   noEntryPointError,
   type ReplayResult,

@@ -174,8 +174,9 @@ export function noEntryPointError(run: Run): CrashlabError {
     `run ${run.id} (${run.name}) has no entry point, so there is nothing to start again: crashlab replays a ` +
       "run by calling its agent again. Record it with one: `record(name, fn, { input, entryPoint: { kind: 'module', " +
       "module: './src/agent.ts', export: 'runAgent' } })` for an importable function, or run it as an " +
-      '`agentCase` test (its runs name the test). `crashlab replay <file.agentcase> --mock` replays a case ' +
-      'without its agent.',
+      '`agentCase` test (its runs name the test), or name the agent: `crashlab replay <id> --entry ' +
+      './src/agent.ts#runAgent` (a run imported from a trace names none). `crashlab replay <file.agentcase> --mock` ' +
+      'replays a case without its agent.',
     { subject: run.id },
   )
 }

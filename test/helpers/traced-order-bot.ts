@@ -1,4 +1,4 @@
-import { OpenTelemetry } from '@ai-sdk/otel'
+import { LegacyOpenTelemetry, OpenTelemetry } from '@ai-sdk/otel'
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer'
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace'
 import { registerTelemetry } from 'ai'
@@ -11,15 +11,17 @@ import { orderBot } from '../fixtures/otel-replay/order-bot.ts'
  * integration into the OTel SDK's in-memory exporter, and written as OTLP JSON (what an OTLP file
  * exporter writes). The provider is closed before the trace comes back, so a replay cannot reach it.
  * `strip` takes content out as an instrumentation with content capture off leaves it: from every span,
- * or the last model call's answer only. Sets `ORDER_BOT_BASE_URL` to the provider's URL.
+ * or the last model call's answer only. `legacy` traces with the AI SDK's legacy integration (`ai.*` keys). Sets `ORDER_BOT_BASE_URL` to the provider's URL.
  */
 export async function tracedOrderBot(
   question: string,
-  options: { strip?: 'all' | 'last-output' } = {},
+  options: { strip?: 'all' | 'last-output'; legacy?: boolean } = {},
 ): Promise<{ otlp: string; served: number }> {
   const exporter = new InMemorySpanExporter()
   const tracing = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] })
-  registerTelemetry(new OpenTelemetry({ tracer: tracing.getTracer('order-bot') }))
+  const tracer = tracing.getTracer('order-bot')
+  registerTelemetry(options.legacy ? new LegacyOpenTelemetry({ tracer }) : new OpenTelemetry({ tracer }))
+  if (options.legacy) process.env.ORDER_BOT_TELEMETRY = 'legacy'
   const provider = await startScriptedProvider({
     policy: (request) =>
       request.messages.at(-1)?.role === 'tool'
@@ -33,6 +35,7 @@ export async function tracedOrderBot(
     await tracing.forceFlush()
   } finally {
     registerTelemetry()
+    delete process.env.ORDER_BOT_TELEMETRY
     await provider.close()
   }
   let spans = exporter.getFinishedSpans()

@@ -4,7 +4,7 @@ import { loadAgentCase, writeAgentCase } from '../../case/agentcase/index.ts'
 import type { Run } from '../../case/schema/run.ts'
 import { pc } from '../../colors.ts'
 import type { NetworkLedger } from '../../interceptor/index.ts'
-import { noEntryPointError, replayRun } from '../../rerun/index.ts'
+import { noEntryPointError, replayRun, rerunEntry } from '../../rerun/index.ts'
 import { defineCommand } from '../internal/command.ts'
 import { usageError } from '../internal/parse-options.ts'
 import { reportError } from '../internal/report-error.ts'
@@ -36,6 +36,12 @@ export const replay = defineCommand({
       description: 'the folder the entry point is resolved in and Vitest runs in (default: here)',
       valueHint: 'path',
     },
+    entry: {
+      type: 'string',
+      description:
+        'the agent to run, for a run that names none (an imported trace) or to run another: module#export',
+      valueHint: 'module#export',
+    },
     'allow-unused': { type: 'boolean', description: 'let the replay leave recorded steps unused' },
     'expect-pass': {
       type: 'boolean',
@@ -57,7 +63,9 @@ export const replay = defineCommand({
         throw usageError('--output goes with --mock; a replay is stored (see `crashlab show <id>`)')
       const cwd = args.cwd ? resolve(args.cwd) : process.cwd()
       await withStore(args.dir, async (store) => {
-        const source = store.load(args.run)
+        const stored = store.load(args.run)
+        const source =
+          args.entry === undefined ? stored : { ...stored, entryPoint: rerunEntry(stored, args.entry) }
         if (!source.entryPoint) throw noEntryPointError(source)
         console.log(`replaying run ${source.id} (${source.name}) through ${entryText(source)} …`)
         const { run, error, failure, network } = await replayRun(source, {
