@@ -2,8 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { Run } from '../src/case/schema/run.ts'
 import type { LlmStep } from '../src/case/schema/step.ts'
 import { isCrashlabError } from '../src/errors.ts'
-import { readOtlp, tracesToRuns } from '../src/otel/index.ts'
+import { readAgentsTrace, readOtlp, tracesToRuns } from '../src/otel/index.ts'
 import { replayRun } from '../src/rerun/replay-run.ts'
+import { agentsPayloads } from './helpers/agents-payloads.ts'
 import { tracedOrderBot } from './helpers/traced-order-bot.ts'
 
 const ENTRY = {
@@ -78,6 +79,24 @@ describe('replaying a run imported from a trace', () => {
     expect(replay.error).toBeUndefined()
     expect(replay.run.output).toBe('Order A17 shipped with DHL.')
     expect(replay.run.steps.map((s) => s.type)).toEqual(['llm', 'tool', 'llm'])
+  })
+
+  it("the OpenAI Agents SDK's own trace payload replays against the Agents SDK agent", async () => {
+    const payloads = await agentsPayloads(QUESTION)
+    const [trace] = tracesToRuns(readAgentsTrace(JSON.stringify(payloads), 'ingest.json'))
+    const run = {
+      ...trace!.run,
+      entryPoint: {
+        kind: 'module' as const,
+        module: './test/fixtures/otel-replay/agents-order-bot.ts',
+        export: 'agentsOrderBot',
+      },
+    }
+    const replay = await replayRun(run, { cwd: process.cwd() })
+    expect(replay.error).toBeUndefined()
+    expect(replay.run.output).toBe('A17 shipped on Monday.')
+    expect(replay.run.steps.map((s) => s.type)).toEqual(['llm', 'tool', 'llm'])
+    expect(replay.network?.requests ?? []).toEqual([])
   })
 
   it('an agent whose prompt changed diverges, naming the field the span holds', async () => {
