@@ -15,7 +15,13 @@ const ENTRY = {
 const QUESTION = 'Where is my order A17?'
 
 afterEach(() => {
-  for (const key of ['ORDER_BOT_API', 'ORDER_BOT_STREAM', 'ORDER_BOT_SYSTEM', 'ORDER_BOT_BASE_URL'])
+  for (const key of [
+    'ORDER_BOT_API',
+    'ORDER_BOT_STREAM',
+    'ORDER_BOT_SYSTEM',
+    'ORDER_BOT_BASE_URL',
+    'ORDER_BOT_CARRIER',
+  ])
     delete process.env[key]
 })
 
@@ -107,6 +113,17 @@ describe('replaying a run imported from a trace', () => {
     expect(isCrashlabError(replay.error, 'E_DIVERGENCE')).toBe(true)
     expect(String((replay.error as Error).message)).toMatch(/system/)
     expect(String((replay.error as Error).message)).toMatch(/Never look orders up/)
+  })
+
+  it("a tool that now returns something else diverges where its result reaches the model, at the trace's step", async () => {
+    const { run } = await importedRun()
+    process.env.ORDER_BOT_CARRIER = 'UPS'
+    const replay = await replayRun(run, { cwd: process.cwd() })
+    expect(isCrashlabError(replay.error, 'E_DIVERGENCE')).toBe(true)
+    const message = String((replay.error as Error).message)
+    expect(message).toMatch(/diverged at step 2: /)
+    expect(message).toMatch(/tool_result.*DHL.*→.*UPS/)
+    expect(message).toContain('import a trace of the agent as it is now')
   })
 
   it('a trace without message content: the replay fails saying which step the trace did not capture', async () => {

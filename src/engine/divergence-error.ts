@@ -21,6 +21,8 @@ export interface DivergenceDetails {
   nearestUsed?: boolean
   differences: RequestDifference[]
   cassettePath?: string | undefined
+  /** What to do when the change is intended, in place of re-recording (a run imported from a trace cannot be re-recorded). */
+  whenIntended?: string
 }
 
 const SHOWN = 12
@@ -66,5 +68,5 @@ function message(d: DivergenceDetails): string {
     const n = d.differences.length
     body = `Nearest recorded call: step ${d.nearestStep}, ${n} field${n === 1 ? '' : 's'} changed:\n${lines.join('\n')}`
   }
-  return `${head}\n${body}\nIf the change is intended, re-record with \`${RERECORD_COMMAND}\`.`
+  return `${head}\n${body}\nIf the change is intended, ${d.whenIntended ?? `re-record with \`${RERECORD_COMMAND}\``}.`
 }

@@ -268,12 +268,16 @@ async function replaySemantic(
     const { step, used, recorded, live } = match.unmatched
     const divergence = new DivergenceError({
       where: session.where,
-      stepIndex: session.run.steps.length,
+      // The replay has the run's tool steps only once the next call matches: the call stands where the
+      // step it missed does.
+      stepIndex: step && !used ? step.index : session.run.steps.length,
       call: `${ctx.adapter.id} ${ctx.adapter.endpoint}`,
       nearestStep: step?.index ?? null,
       nearestUsed: used,
       differences: recorded ? diffRequests(recorded, live) : [],
       cassettePath: session.cassettePath,
+      whenIntended:
+        'import a trace of the agent as it is now, or record it with crashlab (`npx crashlab vitest --record` for a test)',
     })
     if (session.recordFrom(divergence)) return undefined
     session.fail(divergence)
