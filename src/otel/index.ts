@@ -7,4 +7,5 @@
 export type { Convention } from './internal/found-spans.ts'
 export { readAgentsTrace } from './read-agents-trace.ts'
 export { type OtlpSpan, type OtlpSpanEvent, readOtlp } from './read-otlp.ts'
+export { type ExportTraceServiceRequest, type RunsToOtlpOptions, runsToOtlp } from './run-to-otlp.ts'
 export { type ImportedTrace, tracesToRuns } from './traces-to-runs.ts'
