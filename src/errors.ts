@@ -116,6 +116,8 @@ export const ERROR_CODES = [
   'E_MCP_REPLAY_MISSING',
   // OpenTelemetry traces (src/otel): a file that is not OTLP JSON traces
   'E_OTLP_MALFORMED',
+  // OpenTelemetry traces out (src/otel): an OTLP/HTTP endpoint that cannot be reached or refused the export
+  'E_OTLP_EXPORT',
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

@@ -4,6 +4,7 @@
  * turned into a crashlab run. See docs/otel.md.
  */
 
+export { type ExportOtlpHttpOptions, exportRunsOtlpHttp } from './export-otlp-http.ts'
 export type { Convention } from './internal/found-spans.ts'
 export { readAgentsTrace } from './read-agents-trace.ts'
 export { type OtlpSpan, type OtlpSpanEvent, readOtlp } from './read-otlp.ts'
