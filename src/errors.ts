@@ -118,6 +118,8 @@ export const ERROR_CODES = [
   'E_OTLP_MALFORMED',
   // OpenTelemetry traces out (src/otel): an OTLP/HTTP endpoint that cannot be reached or refused the export
   'E_OTLP_EXPORT',
+  // the OTLP/HTTP receiver (src/otel): it cannot listen where it was told to
+  'E_OTLP_RECEIVE',
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

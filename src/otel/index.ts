@@ -6,6 +6,7 @@
 
 export { type ExportOtlpHttpOptions, exportRunsOtlpHttp } from './export-otlp-http.ts'
 export type { Convention } from './internal/found-spans.ts'
+export { type OtlpReceiver, type OtlpReceiverOptions, startOtlpReceiver } from './otlp-receiver.ts'
 export { readAgentsTrace } from './read-agents-trace.ts'
 export { type OtlpSpan, type OtlpSpanEvent, readOtlp } from './read-otlp.ts'
 export { type ExportTraceServiceRequest, type RunsToOtlpOptions, runsToOtlp } from './run-to-otlp.ts'

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { CrashlabError } from '../../errors.ts'
 import { type ImportedTrace, readAgentsTrace, readOtlp, tracesToRuns } from '../../otel/index.ts'
+import type { Redactor } from '../../redact/types.ts'
+import type { RunStore } from '../../store/index.ts'
 
 /**
  * The agent traces of a trace file (docs/otel.md), each as a run: OTLP JSON, or the OpenAI Agents SDK's
@@ -28,4 +30,32 @@ export function readTraceFile(file: string, format: 'otlp' | 'openai-agents'): I
       { subject: file },
     )
   return traces
+}
+
+/**
+ * Stores an imported trace as a run, tagged `otel` besides `tags` and redacted with `redactor` (the
+ * defaults without one), and returns the lines that say so: what was stored, then, for a trace that did
+ * not capture every step's content, which steps lack it.
+ *
+ * @example
+ * for (const line of saveTrace(store, trace, { tags: ['imported'], from: 'imported traces.jsonl' })) console.log(line)
+ * // imported traces.jsonl trace 5b8e… as 01M8… (weather-agent, 3 steps; gen_ai)
+ */
+export function saveTrace(
+  store: RunStore,
+  trace: ImportedTrace,
+  options: { tags: readonly string[]; redactor?: Redactor | undefined; from: string },
+): string[] {
+  const tags = [...options.tags, 'otel']
+  const saved = store.save(trace.run, options.redactor ? { tags, redactor: options.redactor } : { tags })
+  const lines = [
+    `${options.from} trace ${trace.traceId} as ${saved.id} (${saved.name}, ${saved.steps} steps; ` +
+      `${trace.conventions.join(', ')})`,
+  ]
+  if (trace.incompleteSteps.length > 0)
+    lines.push(
+      `  incomplete: step${trace.incompleteSteps.length === 1 ? '' : 's'} ${trace.incompleteSteps.join(', ')} ` +
+        '(the trace holds no message content there: content capture is off in its instrumentation)',
+    )
+  return lines
 }
