@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { Params } from '../case/schema/normalized.ts'
 import type { Run } from '../case/schema/run.ts'
-import type { Step, ToolStep } from '../case/schema/step.ts'
+import type { ToolStep } from '../case/schema/step.ts'
+import { stepContent } from './internal/test-steps.ts'
 import { readOtlp } from './read-otlp.ts'
 import { runsToOtlp } from './run-to-otlp.ts'
 import { tracesToRuns } from './traces-to-runs.ts'
@@ -34,36 +34,6 @@ function roundTrip(run: Run, includeContent = true): ReturnType<typeof tracesToR
   return tracesToRuns(readOtlp(JSON.stringify(runsToOtlp([run], { includeContent })), 'export'))
 }
 
-/** The parameters the GenAI conventions have a key for; tool choice and response format have none. */
-function conventionParams(params: Params): Params {
-  const { toolChoice: _c, responseFormat: _f, extra, ...rest } = params
-  const kept = Object.fromEntries(
-    Object.entries(extra ?? {}).filter(([k]) =>
-      ['top_k', 'frequency_penalty', 'presence_penalty', 'n'].includes(k),
-    ),
-  )
-  return Object.keys(kept).length > 0 ? { ...rest, extra: kept } : rest
-}
-
-/** What a step says, without its ids, timing and wire fields. */
-function content(step: Step): unknown {
-  if (step.type === 'llm') {
-    const request = step.request.normalized
-    return {
-      type: step.type,
-      request: request && { ...request, params: conventionParams(request.params) },
-      response: step.response?.normalized,
-      incomplete: step.response?.incomplete,
-      error: step.error,
-    }
-  }
-  if (step.type === 'tool') {
-    const { name, callId, args, result, error } = step
-    return { type: step.type, name, callId, args, result, error }
-  }
-  return { type: step.type }
-}
-
 describe('runsToOtlp', () => {
   it.each(['genai-agent.json', 'genai-previous.json', 'ai-sdk.json', 'openinference.json'])(
     'a run imported from %s reads back into the same steps and usage',
@@ -72,7 +42,7 @@ describe('runsToOtlp', () => {
       const [back, ...more] = roundTrip(run)
       expect(more).toEqual([])
       expect(back?.run.name).toBe(run.name)
-      expect(back?.run.steps.map(content)).toEqual(run.steps.map(content))
+      expect(back?.run.steps.map(stepContent)).toEqual(run.steps.map(stepContent))
       expect(back?.run.usage).toEqual(run.usage)
       expect(back?.conventions).toEqual(['gen_ai'])
       expect(back?.incompleteSteps).toEqual([])
@@ -87,7 +57,7 @@ describe('runsToOtlp', () => {
     expect(kept.length).toBeLessThan(run.steps.length)
     expect(kept.some((s) => s.type === 'tool' && s.mcp !== undefined)).toBe(true)
     const [back] = roundTrip(run)
-    expect(back?.run.steps.map(content)).toEqual(kept.map(content))
+    expect(back?.run.steps.map(stepContent)).toEqual(kept.map(stepContent))
     expect(back?.run.usage).toEqual(run.usage)
     const doc = runsToOtlp([run])
     const spans = doc.resourceSpans[0]!.scopeSpans[0]!.spans
