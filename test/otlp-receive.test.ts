@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { context, trace } from '@opentelemetry/api'
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http'
-import { SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace'
+import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer'
+import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ToolStep } from '../src/case/schema/step.ts'
 import { saveTrace } from '../src/cli/internal/otlp-import.ts'
@@ -121,6 +122,63 @@ describe('startOtlpReceiver', () => {
     expect(JSON.stringify(tool.result)).toContain('"temperature":18')
   })
 
+  it('reads OTLP protobuf (what an http/protobuf exporter sends) into the same run as OTLP JSON', async () => {
+    const memory = new InMemorySpanExporter()
+    const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: memory })] })
+    const tracer = provider.getTracer('protobuf-agent')
+    const root = tracer.startSpan('invoke_agent order-bot', {
+      attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'order-bot' },
+    })
+    tracer
+      .startSpan(
+        'execute_tool get_order',
+        {
+          attributes: {
+            'gen_ai.operation.name': 'execute_tool',
+            'gen_ai.tool.name': 'get_order',
+            'gen_ai.tool.call.arguments': '{"id":"A17"}',
+            'gen_ai.tool.call.result': '{"status":"shipped"}',
+          },
+        },
+        trace.setSpan(context.active(), root),
+      )
+      .end()
+    root.end()
+    await provider.forceFlush()
+    const spans = memory.getFinishedSpans()
+    const ids: string[] = []
+    for (const [type, body] of [
+      ['application/x-protobuf', ProtobufTraceSerializer.serializeRequest(spans)],
+      ['application/json', JsonTraceSerializer.serializeRequest(spans)],
+    ] as const) {
+      const r = await receiver(60_000)
+      const answer = await fetch(`${r.url}/v1/traces`, {
+        method: 'POST',
+        headers: { 'content-type': type },
+        body: body as Uint8Array<ArrayBuffer>,
+      })
+      expect(answer.status).toBe(200)
+      expect(answer.headers.get('content-type')).toBe(type)
+      await answer.arrayBuffer()
+      await r.close()
+      ids.push(await r.stored)
+    }
+    const [fromProtobuf, fromJson] = ids.map((id) => store.load(id))
+    expect(fromProtobuf?.name).toBe('order-bot')
+    expect(fromProtobuf?.steps.map(stepContent)).toEqual([
+      {
+        type: 'tool',
+        name: 'get_order',
+        args: { id: 'A17' },
+        result: { status: 'shipped' },
+        callId: undefined,
+        error: null,
+      },
+    ])
+    expect(fromProtobuf?.steps.map(stepContent)).toEqual(fromJson?.steps.map(stepContent))
+    await provider.shutdown()
+  })
+
   it('crashlab out and back in: a run sent by exportRunsOtlpHttp is stored as the same run, held until close', async () => {
     const [imported] = tracesToRuns(
       readOtlp(readFileSync(join(FIXTURES, 'genai-agent.json'), 'utf8'), 'genai-agent.json'),
@@ -140,7 +198,7 @@ describe('startOtlpReceiver', () => {
     expect(run.completeness).toBe('complete')
   })
 
-  it('answers 400 with a message for a body that is not OTLP JSON, 415 for protobuf, 404 elsewhere', async () => {
+  it('answers 400 with a message for a body that is not OTLP traces, 415 for another content type, 404 elsewhere', async () => {
     const r = await receiver(60_000)
     try {
       const post = (path: string, type: string, body: string) =>
@@ -148,9 +206,16 @@ describe('startOtlpReceiver', () => {
       const bad = await post('/v1/traces', 'application/json', '{"resourceMetrics":[]}')
       expect(bad.status).toBe(400)
       expect(((await bad.json()) as { message: string }).message).toContain('is not an OTLP trace export')
-      const proto = await post('/v1/traces', 'application/x-protobuf', 'x')
-      expect(proto.status).toBe(415)
-      expect(await proto.text()).toContain('send OTLP JSON')
+      const plain = await post('/v1/traces', 'text/plain', 'x')
+      expect(plain.status).toBe(415)
+      expect(await plain.text()).toContain('application/json (OTLP JSON) or application/x-protobuf')
+      // A protobuf request gets its answer in protobuf: a google.rpc.Status holding the message.
+      const proto = await post('/v1/traces', 'application/x-protobuf', '\x0a\x05\x01')
+      expect(proto.status).toBe(400)
+      expect(proto.headers.get('content-type')).toBe('application/x-protobuf')
+      expect(Buffer.from(await proto.arrayBuffer()).toString('utf8')).toContain(
+        'is not an OTLP protobuf trace export (a field runs past the end of the message)',
+      )
       const elsewhere = await post('/v1/metrics', 'application/json', '{}')
       expect(elsewhere.status).toBe(404)
       await elsewhere.arrayBuffer()

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { gunzipSync } from 'node:zlib'
 import { CrashlabError } from '../errors.ts'
+import { decodeTraceRequest } from './internal/otlp-protobuf.ts'
 import { type OtlpSpan, readOtlp } from './read-otlp.ts'
 import { type ImportedTrace, tracesToRuns } from './traces-to-runs.ts'
 
@@ -36,15 +37,16 @@ interface HeldTrace {
 
 /**
  * An OTLP/HTTP receiver for traces (what an OpenTelemetry SDK's or Collector's OTLP/HTTP exporter
- * posts): `POST /v1/traces` with OTLP JSON. Spans are held by trace id, since a trace's spans may come
- * in several requests; a trace becomes a run (through `readOtlp` and `tracesToRuns`) once its root span
- * arrived and no span of it came for `flushMs`, and every trace still held does at `close`. It answers
- * 200 `{"partialSuccess":{}}`, 400 with a JSON `message` for a body that is not OTLP JSON traces, 415 for
- * another content type, 404 for another path. Listens on loopback unless told otherwise.
+ * posts): `POST /v1/traces` with OTLP JSON (`application/json`) or protobuf (`application/x-protobuf`),
+ * gzip or not. Spans are held by trace id, since a trace's spans may come in several requests; a trace
+ * becomes a run (through `readOtlp` and `tracesToRuns`) once its root span arrived and no span of it came
+ * for `flushMs`, and every trace still held does at `close`. It answers 200 (`{"partialSuccess":{}}`, or
+ * an empty protobuf answer), 400 with a message for a body that is not OTLP traces, 415 for another
+ * content type, 404 for another path. Listens on loopback unless told otherwise.
  *
  * @example
  * const receiver = await startOtlpReceiver({ port: 4318, onTrace: (t) => store.save(t.run) })
- * // OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 OTEL_EXPORTER_OTLP_PROTOCOL=http/json node agent.js
+ * // OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf node agent.js
  * await receiver.close()
  */
 export async function startOtlpReceiver(options: OtlpReceiverOptions): Promise<OtlpReceiver> {
@@ -143,12 +145,13 @@ async function handle(
     .split(';')[0]!
     .trim()
     .toLowerCase()
-  if (type !== 'application/json') {
+  const protobuf = type === 'application/x-protobuf'
+  if (type !== 'application/json' && !protobuf) {
     req.resume()
     return answer(res, 415, {
       message:
-        `[crashlab] content type ${JSON.stringify(type)} is not read here: send OTLP JSON ` +
-        '(Content-Type: application/json; the http/json protocol, or `encoding: json` in a Collector)',
+        `[crashlab] content type ${JSON.stringify(type)} is not read here: send OTLP traces as ` +
+        'application/json (OTLP JSON) or application/x-protobuf',
     })
   }
   const chunks: Buffer[] = []
@@ -162,16 +165,53 @@ async function handle(
   let spans: OtlpSpan[]
   try {
     if (req.headers['content-encoding'] === 'gzip') body = gunzipSync(body)
-    spans = readOtlp(body.toString('utf8'), 'the request')
+    spans = readOtlp(protobuf ? protobufAsJson(body) : body.toString('utf8'), 'the request')
   } catch (error) {
-    return answer(res, 400, { code: 3, message: (error as Error).message })
+    return answer(res, 400, { code: 3, message: (error as Error).message }, protobuf)
   }
   accept(spans)
-  answer(res, 200, { partialSuccess: {} })
+  answer(res, 200, { partialSuccess: {} }, protobuf)
 }
 
-function answer(res: ServerResponse, status: number, body: object): void {
+/** A protobuf request as the OTLP JSON that `readOtlp` reads. */
+function protobufAsJson(body: Uint8Array): string {
+  try {
+    return JSON.stringify(decodeTraceRequest(body))
+  } catch (cause) {
+    throw new CrashlabError(
+      'E_OTLP_MALFORMED',
+      `the request is not an OTLP protobuf trace export (${(cause as Error).message}).`,
+      { cause },
+    )
+  }
+}
+
+/**
+ * The answer, in the request's encoding: JSON, or for protobuf an empty `ExportTraceServiceResponse` on
+ * success and a `google.rpc.Status` (1 code, 2 message) on failure, as OTLP/HTTP asks.
+ */
+function answer(
+  res: ServerResponse,
+  status: number,
+  body: { code?: number; message?: string; partialSuccess?: object },
+  protobuf = false,
+): void {
   if (res.headersSent) return
-  res.writeHead(status, { 'content-type': 'application/json' })
-  res.end(JSON.stringify(body))
+  if (!protobuf) {
+    res.writeHead(status, { 'content-type': 'application/json' })
+    res.end(JSON.stringify(body))
+    return
+  }
+  res.writeHead(status, { 'content-type': 'application/x-protobuf' })
+  if (status === 200) return void res.end()
+  const message = Buffer.from(body.message ?? '', 'utf8')
+  const length: number[] = []
+  for (let n = message.length; ; n >>>= 7) {
+    if (n < 0x80) {
+      length.push(n)
+      break
+    }
+    length.push((n & 0x7f) | 0x80)
+  }
+  res.end(Buffer.concat([Buffer.from([0x08, body.code ?? 3, 0x12, ...length]), message]))
 }
