@@ -12,7 +12,8 @@ import { STORE_DIR_ARG, withStore } from '../internal/store-args.ts'
 export const receive = defineCommand({
   meta: {
     name: 'receive',
-    description: 'Receive OpenTelemetry traces over OTLP/HTTP (JSON) and store each agent trace as a run',
+    description:
+      'Receive OpenTelemetry traces over OTLP/HTTP (JSON or protobuf) and store each agent trace as a run',
   },
   args: {
     otlp: {
@@ -57,7 +58,7 @@ export const receive = defineCommand({
           onError: reportUnexpected,
         })
         console.log(
-          `listening for OTLP/HTTP traces on ${receiver.url}/v1/traces (OTLP JSON), storing runs in ${store.dir}; ` +
+          `listening for OTLP/HTTP traces on ${receiver.url}/v1/traces (OTLP JSON or protobuf), storing runs in ${store.dir}; ` +
             'Ctrl-C stops',
         )
         await stopSignal()
