@@ -1,4 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { context, trace } from '@opentelemetry/api'
@@ -228,6 +230,22 @@ describe('startOtlpReceiver', () => {
       await expect(refused).rejects.toThrow(`${r.url}/elsewhere/v1/traces answered 404`)
     } finally {
       await r.close()
+    }
+  })
+
+  it('the sender gives up on an endpoint that never answers, and says so', async () => {
+    const silent = createServer(() => {})
+    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done))
+    const { port } = silent.address() as AddressInfo
+    try {
+      await expect(
+        exportRunsOtlpHttp([], { endpoint: `http://127.0.0.1:${port}`, timeoutMs: 200 }),
+      ).rejects.toThrow(
+        `cannot reach the OTLP endpoint http://127.0.0.1:${port}/v1/traces (no answer in 200 ms)`,
+      )
+    } finally {
+      silent.closeAllConnections()
+      await new Promise((done) => silent.close(done))
     }
   })
 

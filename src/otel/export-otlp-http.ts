@@ -7,6 +7,8 @@ export interface ExportOtlpHttpOptions extends RunsToOtlpOptions {
   endpoint: string
   /** Headers sent with the request (an API key the receiver asks for, say). */
   headers?: Record<string, string>
+  /** How long to wait for the answer. Default: 30 000 ms. */
+  timeoutMs?: number
 }
 
 /**
@@ -30,11 +32,15 @@ export async function exportRunsOtlpHttp(
       method: 'POST',
       headers: { ...options.headers, 'content-type': 'application/json' },
       body,
+      signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
     })
   } catch (cause) {
     // fetch says `fetch failed`; why is in its cause (ECONNREFUSED, a bad port, ...).
     const inner = (cause as { cause?: { code?: string; message?: string } }).cause
-    const why = inner?.code ?? inner?.message ?? (cause as Error).message
+    const why =
+      (cause as Error).name === 'TimeoutError'
+        ? `no answer in ${options.timeoutMs ?? 30_000} ms`
+        : (inner?.code ?? inner?.message ?? (cause as Error).message)
     throw new CrashlabError(
       'E_OTLP_EXPORT',
       `cannot reach the OTLP endpoint ${url} (${why}). Check that the receiver listens there ` +

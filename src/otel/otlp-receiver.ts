@@ -10,7 +10,10 @@ export interface OtlpReceiverOptions {
   port?: number
   /** Default: 127.0.0.1, this machine only. */
   host?: string
-  /** How long a trace whose root span arrived waits for more spans before it becomes a run. Default: 2000. */
+  /**
+   * How long a trace whose root span arrived waits for more spans before it becomes a run. Default: 2000.
+   * A trace without its root waits ten times as long, and at least 30 s.
+   */
   flushMs?: number
   /** Called with each agent trace, as a run, once it is complete (and for every trace held at `close`). */
   onTrace: (trace: ImportedTrace) => void | Promise<void>
@@ -26,6 +29,9 @@ export interface OtlpReceiver {
   /** Stops listening, turns every trace still held into a run, and resolves once `onTrace` saw them. */
   close(): Promise<void>
 }
+
+/** How long, at least, a trace whose root span has not arrived waits for more spans. */
+const ROOTLESS_MS = 30_000
 
 /** A request body larger than this is refused (413): an exporter sends batches far smaller. */
 const MAX_BODY_BYTES = 64 * 1024 * 1024
@@ -52,6 +58,7 @@ interface HeldTrace {
 export async function startOtlpReceiver(options: OtlpReceiverOptions): Promise<OtlpReceiver> {
   const host = options.host ?? '127.0.0.1'
   const flushMs = options.flushMs ?? 2000
+  const rootlessMs = Math.max(flushMs * 10, ROOTLESS_MS)
   const held = new Map<string, HeldTrace>()
   const pending = new Set<Promise<void>>()
 
@@ -80,12 +87,13 @@ export async function startOtlpReceiver(options: OtlpReceiverOptions): Promise<O
       }
       trace.spans.push(span)
     }
-    // The quiet period starts again with each span of a trace whose root is in.
+    // The quiet period starts again with each span of a trace. A trace whose root never comes (it is
+    // another service's, or it was lost) waits longer, but is not held forever.
     for (const traceId of new Set(spans.map((s) => s.traceId))) {
       const trace = held.get(traceId) as HeldTrace
-      if (!trace.spans.some((s) => s.parentSpanId === null)) continue
+      const rooted = trace.spans.some((s) => s.parentSpanId === null)
       clearTimeout(trace.timer)
-      trace.timer = setTimeout(() => flush(traceId), flushMs)
+      trace.timer = setTimeout(() => flush(traceId), rooted ? flushMs : rootlessMs)
       trace.timer.unref()
     }
   }
