@@ -118,6 +118,10 @@ export const ERROR_CODES = [
   'E_OTLP_MALFORMED',
   // a replay of a run imported from a trace (src/engine) that reached a step whose content the trace did not capture
   'E_REPLAY_INCOMPLETE',
+  // OpenTelemetry traces out (src/otel): an OTLP/HTTP endpoint that cannot be reached or refused the export
+  'E_OTLP_EXPORT',
+  // the OTLP/HTTP receiver (src/otel): it cannot listen where it was told to
+  'E_OTLP_RECEIVE',
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

@@ -18,6 +18,7 @@ export const main = defineCommand({
       check: () => import('./commands/check.ts').then((m) => m.check),
       export: () => import('./commands/export.ts').then((m) => m.exportRun),
       import: () => import('./commands/import.ts').then((m) => m.importRun),
+      receive: () => import('./commands/receive.ts').then((m) => m.receive),
       replay: () => import('./commands/replay.ts').then((m) => m.replay),
       fork: () => import('./commands/fork.ts').then((m) => m.forkCommand),
       'crash-test': () => import('./commands/crash-test.ts').then((m) => m.crashTestCommand),

@@ -4,7 +4,10 @@
  * turned into a crashlab run. See docs/otel.md.
  */
 
+export { type ExportOtlpHttpOptions, exportRunsOtlpHttp } from './export-otlp-http.ts'
 export type { Convention } from './internal/found-spans.ts'
+export { type OtlpReceiver, type OtlpReceiverOptions, startOtlpReceiver } from './otlp-receiver.ts'
 export { readAgentsTrace } from './read-agents-trace.ts'
 export { type OtlpSpan, type OtlpSpanEvent, readOtlp } from './read-otlp.ts'
+export { type ExportTraceServiceRequest, type RunsToOtlpOptions, runsToOtlp } from './run-to-otlp.ts'
 export { type ImportedTrace, tracesToRuns } from './traces-to-runs.ts'

@@ -46,20 +46,16 @@ export const importRun = defineCommand({
         for (const file of files) {
           const format = forced ?? detectFormat(file)
           if (format === 'otlp' || format === 'openai-agents') {
-            const { gradeImported, readTraceFile } = await import('../internal/otlp-import.ts')
+            const { readTraceFile, saveTrace } = await import('../internal/otlp-import.ts')
             const { config } = await loadConfig()
             for (const trace of readTraceFile(file, format)) {
-              const run = gradeImported(trace.run, config)
-              const saved = store.save(run, { tags: [...tags, 'otel'], ...(redactor && { redactor }) })
-              console.log(
-                `imported ${file} trace ${trace.traceId} as ${saved.id} (${saved.name}, ${saved.steps} steps; ` +
-                  `${trace.conventions.join(', ')})`,
-              )
-              if (trace.incompleteSteps.length > 0)
-                console.log(
-                  `  incomplete: step${trace.incompleteSteps.length === 1 ? '' : 's'} ${trace.incompleteSteps.join(', ')} ` +
-                    '(the trace holds no message content there: content capture is off in its instrumentation)',
-                )
+              for (const line of saveTrace(store, trace, {
+                tags,
+                redactor,
+                config,
+                from: `imported ${file}`,
+              }))
+                console.log(line)
             }
             continue
           }

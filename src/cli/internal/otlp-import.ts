@@ -5,6 +5,8 @@ import type { ChecksOptions } from '../../checks/detectors/options.ts'
 import { type PriceOptions, priceRun } from '../../cost/index.ts'
 import { CrashlabError } from '../../errors.ts'
 import { type ImportedTrace, readAgentsTrace, readOtlp, tracesToRuns } from '../../otel/index.ts'
+import type { Redactor } from '../../redact/types.ts'
+import type { RunStore } from '../../store/index.ts'
 
 /**
  * The agent traces of a trace file (docs/otel.md), each as a run: OTLP JSON, or the OpenAI Agents SDK's
@@ -34,6 +36,12 @@ export function readTraceFile(file: string, format: 'otlp' | 'openai-agents'): I
   return traces
 }
 
+/** What grades an imported run: the config's runtime checks and prices. */
+export interface GradeConfig {
+  checks?: ChecksOptions | undefined
+  prices?: PriceOptions['prices']
+}
+
 /**
  * An imported trace's run graded as a recording in this project is: priced from the catalog (and the
  * config's prices), and its findings those of the config's runtime checks. An exported test of the run
@@ -43,10 +51,42 @@ export function readTraceFile(file: string, format: 'otlp' | 'openai-agents'): I
  * const { config } = await loadConfig()
  * store.save(gradeImported(trace.run, config))
  */
-export function gradeImported(
-  run: Run,
-  config: { checks?: ChecksOptions; prices?: PriceOptions['prices'] },
-): Run {
+export function gradeImported(run: Run, config: GradeConfig): Run {
   const priced = priceRun(run, { prices: config.prices })
   return { ...priced, findings: detectFindings(priced, config.checks) }
+}
+
+/**
+ * Stores an imported trace as a run, graded under `config` (`gradeImported`), tagged `otel` besides
+ * `tags` and redacted with `redactor` (the defaults without one), and returns the lines that say so: what was stored, then, for a trace that did
+ * not capture every step's content, which steps lack it.
+ *
+ * @example
+ * for (const line of saveTrace(store, trace, { tags: ['imported'], from: 'imported traces.jsonl' })) console.log(line)
+ * // imported traces.jsonl trace 5b8e… as 01M8… (weather-agent, 3 steps; gen_ai)
+ */
+export function saveTrace(
+  store: RunStore,
+  trace: ImportedTrace,
+  options: {
+    tags: readonly string[]
+    redactor?: Redactor | undefined
+    /** The project's config: its checks and prices grade the run. */
+    config: GradeConfig
+    from: string
+  },
+): string[] {
+  const tags = [...options.tags, 'otel']
+  const run = gradeImported(trace.run, options.config)
+  const saved = store.save(run, options.redactor ? { tags, redactor: options.redactor } : { tags })
+  const lines = [
+    `${options.from} trace ${trace.traceId} as ${saved.id} (${saved.name}, ${saved.steps} steps; ` +
+      `${trace.conventions.join(', ')})`,
+  ]
+  if (trace.incompleteSteps.length > 0)
+    lines.push(
+      `  incomplete: step${trace.incompleteSteps.length === 1 ? '' : 's'} ${trace.incompleteSteps.join(', ')} ` +
+        '(the trace holds no message content there: content capture is off in its instrumentation)',
+    )
+  return lines
 }

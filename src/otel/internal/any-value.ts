@@ -70,3 +70,49 @@ function doubleOf(v: unknown): number | string | undefined {
   if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v)
   return undefined
 }
+
+/** OTLP JSON's `AnyValue`, as written. */
+export type OtlpAnyValue =
+  | { stringValue: string }
+  | { boolValue: boolean }
+  | { intValue: string }
+  | { doubleValue: number }
+  | { arrayValue: { values: OtlpAnyValue[] } }
+  | { kvlistValue: { values: OtlpKeyValue[] } }
+  | Record<string, never>
+
+/** One OTLP JSON attribute. */
+export interface OtlpKeyValue {
+  key: string
+  value: OtlpAnyValue
+}
+
+/**
+ * A JSON value as OTLP JSON's `AnyValue`, the inverse of `anyValue`: a whole number is an `intValue`
+ * (a string, as int64 is written), another number a `doubleValue`, null the empty value.
+ *
+ * @example
+ * toAnyValue(['stop']) // { arrayValue: { values: [{ stringValue: 'stop' }] } }
+ * toAnyValue(42) // { intValue: '42' }
+ */
+export function toAnyValue(v: JsonValue): OtlpAnyValue {
+  if (v === null) return {}
+  if (typeof v === 'string') return { stringValue: v }
+  if (typeof v === 'boolean') return { boolValue: v }
+  if (typeof v === 'number') return Number.isSafeInteger(v) ? { intValue: String(v) } : { doubleValue: v }
+  if (Array.isArray(v)) return { arrayValue: { values: v.map(toAnyValue) } }
+  return { kvlistValue: { values: toKeyValues(v) } }
+}
+
+/**
+ * An object as a list of OTLP `KeyValue`s, the inverse of `keyValues`; undefined entries are left out.
+ *
+ * @example
+ * toKeyValues({ 'gen_ai.request.model': 'gpt-4o' }) // [{ key: 'gen_ai.request.model', value: { stringValue: 'gpt-4o' } }]
+ */
+export function toKeyValues(o: { readonly [key: string]: JsonValue | undefined }): OtlpKeyValue[] {
+  const out: OtlpKeyValue[] = []
+  for (const [key, value] of Object.entries(o))
+    if (value !== undefined) out.push({ key, value: toAnyValue(value) })
+  return out
+}

@@ -178,6 +178,8 @@ function paramsOf(r: SpanReader): Params {
   if (maxTokens !== undefined && Number.isInteger(maxTokens)) params.maxTokens = maxTokens
   if (seed !== undefined && Number.isInteger(seed)) params.seed = seed
   if (Array.isArray(stop)) params.stop = stop.map(String)
+  const stream = r.get('gen_ai.request.stream')
+  if (typeof stream === 'boolean') params.stream = stream
   const extra: JsonObject = {}
   for (const [key, wire] of [
     ['gen_ai.request.top_k', 'top_k'],
@@ -199,6 +201,7 @@ function usageOf(r: SpanReader): Usage | null {
     {
       cachedTokens: r.num('gen_ai.usage.cache_read.input_tokens'),
       cacheWriteTokens: r.num('gen_ai.usage.cache_creation.input_tokens'),
+      reasoningTokens: r.num('gen_ai.usage.reasoning.output_tokens'),
     },
   )
 }

@@ -85,7 +85,16 @@ export function genAiPart(p: JsonObject, lost: Lost): Part[] {
     case 'tool_call':
       return [toolCall(p.id, p.name, p.arguments)]
     case 'tool_call_response':
-      return [{ type: 'tool_result', id: asText(p.id), content: asText(p.response), isError: false }]
+      return [
+        {
+          type: 'tool_result',
+          id: asText(p.id),
+          // The tool's name is not in the conventions' part; crashlab's export writes it beside the id.
+          ...(typeof p.name === 'string' && { name: p.name }),
+          content: asText(p.response),
+          isError: false,
+        },
+      ]
     case 'blob':
     case 'uri':
     case 'file':
