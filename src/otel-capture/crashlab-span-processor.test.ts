@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { ROOT_CONTEXT, type Span, type Tracer, trace } from '@opentelemetry/api'
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { LlmStep, ToolStep } from '../case/schema/step.ts'
@@ -45,6 +46,30 @@ function bytesUnder(dir: string): string {
     .map((e) => readFileSync(join(e.parentPath, e.name)).toString('latin1'))
     .join('\n')
 }
+
+/** A model call span under the GenAI conventions, by hand. */
+function chatSpan(tracer: Tracer, parent: Span): Span {
+  return tracer.startSpan(
+    'chat gpt-4o-mini',
+    {
+      attributes: {
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.request.model': 'gpt-4o-mini',
+        'gen_ai.usage.input_tokens': 5,
+        'gen_ai.usage.output_tokens': 2,
+      },
+    },
+    trace.setSpan(ROOT_CONTEXT, parent),
+  )
+}
+
+function agentSpan(tracer: Tracer, parent = ROOT_CONTEXT): Span {
+  const attributes = { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'order-bot' }
+  return tracer.startSpan('invoke_agent order-bot', { attributes }, parent)
+}
+
+const runsIn = (file: string) =>
+  existsSync(file) ? tracesToRuns(readOtlp(readFileSync(file, 'utf8'), file)) : []
 
 describe('CrashlabSpanProcessor', () => {
   it('stores each agent trace as a run, with its steps, tagged otel and captured, and the secret of the prompt redacted', async () => {
@@ -136,5 +161,62 @@ describe('CrashlabSpanProcessor', () => {
     )
     await tp.forceFlush()
     expect(errors.map((e) => e.message)).toEqual([expect.stringContaining('could not open the run store')])
+  })
+
+  it('writes the part of a trace this process ran once its local root ends, under a parent from another process', async () => {
+    const file = join(root, 'remote.jsonl')
+    const { tp, processor } = providerWith({ file })
+    const tracer = tp.getTracer('app')
+    const remote = trace.setSpanContext(ROOT_CONTEXT, {
+      traceId: 'ab'.repeat(16),
+      spanId: 'cd'.repeat(8),
+      traceFlags: 1,
+      isRemote: true,
+    })
+    const agent = agentSpan(tracer, remote)
+    chatSpan(tracer, agent).end()
+    expect(processor.openTraces).toBe(1)
+    agent.end()
+    expect(processor.openTraces).toBe(0)
+    await tp.forceFlush()
+    const [written] = runsIn(file)
+    expect(written).toMatchObject({ traceId: 'ab'.repeat(16), run: { name: 'order-bot' } })
+    expect(written!.run.steps.map((s) => s.type)).toEqual(['llm'])
+    expect(readOtlp(readFileSync(file, 'utf8'), file).map((s) => s.parentSpanId)).toContain('cd'.repeat(8))
+  })
+
+  it('forceFlush writes a trace whose root ended with a child still open, and keeps traces still running', async () => {
+    const file = join(root, 'open-child.jsonl')
+    const { tp, processor } = providerWith({ file })
+    const tracer = tp.getTracer('app')
+    const done = agentSpan(tracer)
+    chatSpan(tracer, done).end()
+    chatSpan(tracer, done) // never ended
+    done.end()
+    const running = agentSpan(tracer)
+    chatSpan(tracer, running).end()
+    expect(processor.openTraces).toBe(2)
+    await tp.forceFlush()
+    expect(runsIn(file).map((t) => t.run.steps.length)).toEqual([1])
+    expect(processor.openTraces).toBe(1)
+    running.end()
+    await tp.forceFlush()
+    expect(runsIn(file)).toHaveLength(2)
+  })
+
+  it('shutdown drops the traces still running and takes no more spans', async () => {
+    const file = join(root, 'shutdown.jsonl')
+    const { tp, processor } = providerWith({ file })
+    const tracer = tp.getTracer('app')
+    const running = agentSpan(tracer)
+    chatSpan(tracer, running).end()
+    await processor.shutdown()
+    expect(processor.openTraces).toBe(0)
+    running.end()
+    const late = agentSpan(tracer)
+    chatSpan(tracer, late).end()
+    late.end()
+    await processor.forceFlush()
+    expect(existsSync(file)).toBe(false)
   })
 })
