@@ -58,10 +58,10 @@ const AGENT_KEY = /^(gen_ai\.|ai\.|llm\.|openinference\.span\.kind$)/
  * to `onError`.
  *
  * @example
- * import { NodeSDK } from '@opentelemetry/sdk-node'
+ * import { TracerProvider } from '@opentelemetry/sdk-trace'
  * import { CrashlabSpanProcessor } from 'crashlab/otel'
  *
- * new NodeSDK({ spanProcessors: [new CrashlabSpanProcessor({ store: '.crashlab' })] }).start()
+ * const provider = new TracerProvider({ spanProcessors: [new CrashlabSpanProcessor({ store: '.crashlab' })] })
  */
 export class CrashlabSpanProcessor {
   private readonly options: CrashlabSpanProcessorOptions
