@@ -1,6 +1,6 @@
 import type { Redactor } from '../redact/types.ts'
 import type { RunStore } from '../store/types.ts'
-import { parentIdOf, type ReadableSpanLike, type SpanContextLike, toOtlpSpan } from './internal/span-shape.ts'
+import { parentIdOf, type ReadableSpanLike, toOtlpSpan } from './internal/span-shape.ts'
 import type { TraceWriter } from './internal/write-trace.ts'
 
 /**
@@ -66,6 +66,8 @@ const AGENT_KEY = /^(gen_ai\.|ai\.|llm\.|openinference\.span\.kind$)/
 export class CrashlabSpanProcessor {
   private readonly options: CrashlabSpanProcessorOptions
   private readonly traces = new Map<string, OpenTrace>()
+  /** The local spans of traces already written: a child that ends after its trace was written is dropped. */
+  private readonly written = new Map<string, Set<string>>()
   private readonly maxTraces: number
   private readonly maxSpans: number
   private writes: Promise<void> = Promise.resolve()
@@ -83,9 +85,18 @@ export class CrashlabSpanProcessor {
     return this.traces.size
   }
 
-  onStart(span: { spanContext(): SpanContextLike }, _parentContext?: unknown): void {
+  onStart(
+    span: Pick<ReadableSpanLike, 'spanContext' | 'parentSpanContext' | 'parentSpanId'>,
+    _parentContext?: unknown,
+  ): void {
     if (this.closed) return
     const { traceId, spanId } = span.spanContext()
+    const written = this.written.get(traceId)
+    const parent = parentIdOf(span)
+    if (written && parent !== undefined && written.has(parent)) {
+      written.add(spanId)
+      return
+    }
     const trace = this.traceOf(traceId)
     trace.open.add(spanId)
     trace.local.add(spanId)
@@ -95,6 +106,7 @@ export class CrashlabSpanProcessor {
     if (this.closed) return
     try {
       const { traceId, spanId } = span.spanContext()
+      if (this.written.get(traceId)?.has(spanId)) return
       const trace = this.traceOf(traceId)
       trace.open.delete(spanId)
       if (trace.ended.length < this.maxSpans) trace.ended.push(span)
@@ -122,6 +134,7 @@ export class CrashlabSpanProcessor {
     await this.forceFlush()
     this.closed = true
     this.traces.clear()
+    this.written.clear()
   }
 
   private traceOf(traceId: string): OpenTrace {
@@ -137,6 +150,10 @@ export class CrashlabSpanProcessor {
 
   private finish(traceId: string, trace: OpenTrace): void {
     this.traces.delete(traceId)
+    if (trace.open.size > 0) {
+      if (this.written.size >= this.maxTraces) this.written.delete(this.written.keys().next().value as string)
+      this.written.set(traceId, trace.local)
+    }
     if (!trace.agent) return
     const spans = trace.ended.map(toOtlpSpan)
     // One write at a time: lines of the file stay whole and in order.
