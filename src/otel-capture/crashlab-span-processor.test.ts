@@ -127,6 +127,23 @@ describe('CrashlabSpanProcessor', () => {
     expect(existsSync(join(root, 'traces', 'index.db'))).toBe(false)
   })
 
+  it("redacts with the config file's redaction rules, over the defaults", async () => {
+    const config = join(root, 'crashlab.config.ts')
+    writeFileSync(config, "export default { redaction: { keys: ['order_token'] } }\n")
+    const file = join(root, 'config-rules.jsonl')
+    const { tp } = providerWith({ file, config })
+    const tracer = tp.getTracer('app')
+    const agent = agentSpan(tracer)
+    agent.setAttributes({ order_token: 'tok-4471-private', 'user.note': `my key is ${SECRET}` })
+    chatSpan(tracer, agent).end()
+    agent.end()
+    await tp.forceFlush()
+    const text = readFileSync(file, 'utf8')
+    expect(text).toContain('order_token')
+    expect(text).not.toContain('tok-4471-private')
+    expect(text).not.toContain(SECRET)
+  })
+
   it('writes nothing for a trace that is not an agent trace', async () => {
     const file = join(root, 'plain.jsonl')
     const dir = join(root, 'plain-store')
