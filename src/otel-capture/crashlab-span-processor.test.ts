@@ -9,7 +9,7 @@ import { readOtlp, tracesToRuns } from '../otel/index.ts'
 import { ORDER_POLICY, ORDER_RESULT, runAiSdkAgent } from '../otel/test-real-telemetry.ts'
 import { openStore } from '../store/open-store.ts'
 import { type ScriptedProvider, startScriptedProvider } from '../testing/index.ts'
-import { CrashlabSpanProcessor, type CrashlabSpanProcessorOptions } from './index.ts'
+import { CrashlabSpanProcessor, type CrashlabSpanProcessorOptions, type ReadableSpanLike } from './index.ts'
 
 // The processor in a real OTel SDK tracer provider, fed by the AI SDK's telemetry integration: what it
 // writes to the store and to a file, and what it never writes.
@@ -178,6 +178,19 @@ describe('CrashlabSpanProcessor', () => {
     )
     await tp.forceFlush()
     expect(errors.map((e) => e.message)).toEqual([expect.stringContaining('could not open the run store')])
+  })
+
+  it('a span it cannot read is reported to onError, not thrown', () => {
+    const errors: Error[] = []
+    const processor = new CrashlabSpanProcessor({ store: false, onError: (e) => errors.push(e) })
+    const broken = {
+      spanContext: () => {
+        throw new Error('no context')
+      },
+    } as unknown as ReadableSpanLike
+    expect(() => processor.onStart(broken)).not.toThrow()
+    expect(() => processor.onEnd(broken)).not.toThrow()
+    expect(errors.map((e) => e.message)).toEqual(['no context', 'no context'])
   })
 
   it('writes the part of a trace this process ran once its local root ends, under a parent from another process', async () => {

@@ -90,16 +90,20 @@ export class CrashlabSpanProcessor {
     _parentContext?: unknown,
   ): void {
     if (this.closed) return
-    const { traceId, spanId } = span.spanContext()
-    const written = this.written.get(traceId)
-    const parent = parentIdOf(span)
-    if (written && parent !== undefined && written.has(parent)) {
-      written.add(spanId)
-      return
+    try {
+      const { traceId, spanId } = span.spanContext()
+      const written = this.written.get(traceId)
+      const parent = parentIdOf(span)
+      if (written && parent !== undefined && written.has(parent)) {
+        written.add(spanId)
+        return
+      }
+      const trace = this.traceOf(traceId)
+      trace.open.add(spanId)
+      trace.local.add(spanId)
+    } catch (error) {
+      this.report(error)
     }
-    const trace = this.traceOf(traceId)
-    trace.open.add(spanId)
-    trace.local.add(spanId)
   }
 
   onEnd(span: ReadableSpanLike): void {
@@ -155,10 +159,10 @@ export class CrashlabSpanProcessor {
       this.written.set(traceId, trace.local)
     }
     if (!trace.agent) return
-    const spans = trace.ended.map(toOtlpSpan)
     // One write at a time: lines of the file stay whole and in order.
     this.writes = this.writes
       .then(async () => {
+        const spans = trace.ended.map(toOtlpSpan)
         this.writer ??= import('./internal/write-trace.ts').then(
           ({ TraceWriter }) => new TraceWriter(this.options, (error) => this.report(error)),
         )
