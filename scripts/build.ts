@@ -16,7 +16,8 @@ const ROOT = join(import.meta.dirname, '..')
 const DIST = join(ROOT, 'dist')
 
 /**
- * Every file the package loads by path: the entries of package.json's `exports`, the plugin's setup
+ * Every file the package loads by path: the entries of package.json's `exports` (but `crashlab/otel`,
+ * below), the plugin's setup
  * file (handed to Vitest as a path) and the diagnosis bench's agent entry (stored in bench runs as a
  * module path). Each keeps its source path under dist/ (src/index.ts → dist/src/index.js); the code they
  * share goes to dist/chunks/.
@@ -39,6 +40,17 @@ const LIBRARY_ENTRIES = [
  */
 const CLI_ENTRIES = ['src/cli/bin.ts']
 const CLI_CHUNKS = 'src/cli/chunks'
+
+/**
+ * `crashlab/otel` (the span processor) is built apart too, with its own chunks
+ * (dist/src/otel-capture/chunks/): it writes runs with the store, the redactor and the trace readers,
+ * a part of the core that the core's entry holds in a few large chunks, and sharing it would cut those
+ * into more files for every `import('crashlab')`. Two copies in one process agree: the redaction rules
+ * added through `redaction` live on `globalThis`, and the store is SQLite, which any number of
+ * connections share.
+ */
+const OTEL_ENTRIES = ['src/otel-capture/index.ts']
+const OTEL_CHUNKS = 'src/otel-capture/chunks'
 
 /** The one module imported for what it does when loaded: it registers the matchers with Vitest's `expect`. */
 const SIDE_EFFECTS = join(ROOT, 'matchers', 'index.ts')
@@ -83,6 +95,7 @@ const results = await Promise.all(
   [
     { entries: LIBRARY_ENTRIES, chunks: 'chunks' },
     { entries: CLI_ENTRIES, chunks: CLI_CHUNKS },
+    { entries: OTEL_ENTRIES, chunks: OTEL_CHUNKS },
   ].map(async ({ entries, chunks }) => {
     const bundle = await rolldown({
       ...inputOptions,

@@ -186,7 +186,13 @@ describe('the public API', () => {
   const entries = packageEntries()
 
   it('lists every name of each package entry explicitly, with no `export *`', () => {
-    expect([...entries.keys()]).toEqual(['crashlab', 'crashlab/vitest', 'crashlab/tasks', 'crashlab/testing'])
+    expect([...entries.keys()]).toEqual([
+      'crashlab',
+      'crashlab/vitest',
+      'crashlab/tasks',
+      'crashlab/testing',
+      'crashlab/otel',
+    ])
     for (const [name, file] of entries) {
       expect(readFileSync(join(ROOT, file), 'utf8'), `${name} (${file})`).not.toMatch(/export\s+(type\s+)?\*/)
     }

@@ -32,7 +32,7 @@ const tallies = new Map<string, ModuleTally>()
 function tallyOf(entry: string): ModuleTally {
   const cached = tallies.get(entry)
   if (cached) return cached
-  const baseline = entry === 'crashlab' || entry === 'crashlab/testing' ? nothing : vitestOnly
+  const baseline = ['crashlab', 'crashlab/testing', 'crashlab/otel'].includes(entry) ? nothing : vitestOnly
   const tally = tallyModules(modulesOf(dir, `await import('${entry}')`), baseline)
   tallies.set(entry, tally)
   return tally
@@ -50,7 +50,7 @@ afterAll(() => {
 })
 
 describe('modules loaded at start-up', () => {
-  it.each(['crashlab', 'crashlab/vitest', 'crashlab/tasks', 'crashlab/testing'])(
+  it.each(['crashlab', 'crashlab/vitest', 'crashlab/tasks', 'crashlab/testing', 'crashlab/otel'])(
     'import(%s) loads crashlab as a few bundled files, and none of the dependencies kept for later',
     (entry) => {
       const tally = tallyOf(entry)

@@ -67,9 +67,16 @@ function traceToRun(traceId: string, spans: OtlpSpan[]): ImportedTrace | undefin
     const hit = readAgentsSdkSpan(r) ?? readAiSdkSpan(r) ?? readOpenInferenceSpan(r) ?? readGenAiSpan(r)
     if (hit) found.push(hit)
   }
+  // Span times are often in whole milliseconds (the OTel JS SDK's clock): a step that starts in the
+  // same millisecond as the one before it ended is told apart by its end, as exports group spans by
+  // instrumentation scope rather than by time.
   const work = found
     .filter((f): f is FoundInference | FoundTool => f.kind !== 'agent')
-    .sort((a, b) => compareNanos(a.span.startTimeUnixNano, b.span.startTimeUnixNano))
+    .sort(
+      (a, b) =>
+        compareNanos(a.span.startTimeUnixNano, b.span.startTimeUnixNano) ||
+        compareNanos(a.span.endTimeUnixNano, b.span.endTimeUnixNano),
+    )
   if (work.length === 0) return undefined
 
   let start = spans[0]!.startTimeUnixNano

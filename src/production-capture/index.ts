@@ -6,6 +6,6 @@
  */
 export { capture } from './capture.ts'
 export { type InstalledInterceptor, installInterceptor } from './install-interceptor.ts'
-export type { StoreOption } from './internal/store-for.ts'
+export { type StoreOption, storeFor } from './internal/store-for.ts'
 export { type Recording, type RecordOptions, record } from './record.ts'
 export { type Capture, type StartCaptureOptions, startCapture } from './start-capture.ts'

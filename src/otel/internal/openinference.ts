@@ -31,8 +31,8 @@ export function readOpenInferenceSpan(r: SpanReader): FoundSpan | undefined {
         convention: 'openinference',
         name: r.str('tool.name') ?? r.span.name,
         callId: r.str('tool_call.id'),
-        args: r.json('input.value'),
-        result: r.json('output.value'),
+        args: shown(r.json('input.value')),
+        result: shown(r.json('output.value')),
         error: spanError(r.span, 'ToolError'),
       }
     case 'LLM':
@@ -50,6 +50,9 @@ function llm(r: SpanReader): FoundSpan {
   const output = outputList.flatMap((m) => message(m, lost))
   const outParts = output.flatMap((m) => m.parts)
   const invocation = r.json('llm.invocation_parameters')
+  const answer = completionOf(shown(r.json('output.value')))
+  // The instrumentation writes the finish reason even when it hides the output.
+  const finish = finishReasonOf(r.get('llm.finish_reason'))
   return {
     kind: 'llm',
     span: r.span,
@@ -67,20 +70,39 @@ function llm(r: SpanReader): FoundSpan {
     },
     inputCaptured: inputList.length > 0,
     response: {
-      model: null,
-      requestId: null,
+      model: answer.model,
+      requestId: answer.id,
       parts: outParts.filter((p) => p.type !== 'tool_call'),
       toolCalls: outParts.filter((p): p is ToolCallPart => p.type === 'tool_call'),
-      // OpenInference has no finish reason; a tool call is the only one that can be told.
-      finishReason: outParts.some((p) => p.type === 'tool_call')
-        ? 'tool_calls'
-        : output.length > 0
-          ? (finishReasonOf(r.get('llm.finish_reason')) ?? 'stop')
-          : null,
+      // Without `llm.finish_reason` (older instrumentations), a tool call is the only reason that can be told.
+      finishReason:
+        finish ??
+        (outParts.some((p) => p.type === 'tool_call') ? 'tool_calls' : output.length > 0 ? 'stop' : null),
       usage: usageOf(r),
     },
     outputCaptured: outputList.length > 0,
     lost,
+  }
+}
+
+/** What OpenInference writes in place of a value when its trace config hides inputs or outputs. */
+const HIDDEN = '__REDACTED__'
+
+/** A value the instrumentation recorded; undefined when it hid it. */
+function shown(value: JsonValue | undefined): JsonValue | undefined {
+  return value === HIDDEN ? undefined : value
+}
+
+/**
+ * The response's id and model from `output.value`, which the OpenAI instrumentation fills with the
+ * provider's whole answer (a `chat.completion` or `response` object); null when it holds something else.
+ */
+function completionOf(output: JsonValue | undefined): { id: string | null; model: string | null } {
+  const o = output !== null && typeof output === 'object' && !Array.isArray(output) ? output : {}
+  const provider = typeof o.object === 'string' && /^(chat\.completion|response)$/.test(o.object)
+  return {
+    id: provider && typeof o.id === 'string' ? o.id : null,
+    model: provider && typeof o.model === 'string' ? o.model : null,
   }
 }
 

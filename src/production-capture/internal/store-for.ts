@@ -21,15 +21,15 @@ const shared = new Map<string, Promise<RunStore>>()
 
 /**
  * The store a capture writes to, or undefined for none. Opening may fail (a read-only folder, a
- * corrupt index): capture never changes what the agent sees, so that is a warning naming why, and the
- * run is simply not stored.
+ * corrupt index): capture never changes what the agent sees, so that is a warning naming why (through
+ * `warn` when given), and the run is simply not stored.
  *
  * @example
  * const store = await storeFor(options.store, { config: options.config })
  */
 export async function storeFor(
   option: StoreOption | undefined,
-  context: { config?: string | false } = {},
+  context: { config?: string | false; warn?: (what: string, error: unknown) => void } = {},
 ): Promise<RunStore | undefined> {
   const wanted = option ?? !process.env.VITEST
   if (wanted === false) return undefined
@@ -47,7 +47,7 @@ export async function storeFor(
     }
     return await store
   } catch (error) {
-    warnStore('could not open the run store; this run is not stored', error)
+    ;(context.warn ?? warnStore)('could not open the run store; this run is not stored', error)
     return undefined
   }
 }
