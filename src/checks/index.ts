@@ -16,6 +16,7 @@ export {
   trustChecksOptions,
 } from './detectors/index.ts'
 export { isErrorResult, isFailedToolCall, type ToolOutcome } from './failed-tool-call.ts'
+export { type GradeOptions, gradeRun } from './grade-run.ts'
 export { type AppliedOracles, applyOracles } from './oracles/apply-oracles.ts'
 export { type CheckOptions, check } from './oracles/check.ts'
 export {

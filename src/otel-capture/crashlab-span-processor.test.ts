@@ -97,6 +97,8 @@ describe('CrashlabSpanProcessor', () => {
       expect(lookup).toMatchObject({ name: 'get_order', args: { order_id: 'A17' }, result: ORDER_RESULT })
       expect(last.response?.normalized?.parts).toEqual([{ type: 'text', text: 'A17 shipped on Monday.' }])
       expect(JSON.stringify(run)).not.toContain(SECRET)
+      // Graded as an imported trace is: priced (a model server on loopback is a local one, free).
+      expect(run.cost).toMatchObject({ catalog: 'local', usd: 0 })
     } finally {
       store.close()
     }

@@ -1,10 +1,9 @@
 import type { Run } from '../../case/schema/run.ts'
 import type { Finding, Severity } from '../../case/schema/step.ts'
-import { detectFindings } from '../../checks/detectors/detect-findings.ts'
-import type { ChecksOptions } from '../../checks/detectors/options.ts'
+import { gradeRun } from '../../checks/grade-run.ts'
 import { pc } from '../../colors.ts'
 import { loadConfig } from '../../config/load-config.ts'
-import { formatUsd, type PriceOptions, priceRun } from '../../cost/index.ts'
+import { formatUsd } from '../../cost/index.ts'
 import { defineCommand } from '../internal/command.ts'
 import { parseSeverity, parseUsd, usageError } from '../internal/parse-options.ts'
 import { reportError } from '../internal/report-error.ts'
@@ -58,7 +57,7 @@ export const check = defineCommand({
           ? store.list({ limit: Number.MAX_SAFE_INTEGER }).map((r) => r.id)
           : [store.resolve(args.run as string)]
         return ids.map((id) => {
-          const checked = recheck(store.load(id), config.checks, config.prices)
+          const checked = gradeRun(store.load(id), config)
           if (args.save) store.save(checked)
           return verdictOf(checked, { failOn, maxCost, findingsOnly: args['findings-only'] === true })
         })
@@ -76,12 +75,6 @@ export const check = defineCommand({
     }
   },
 })
-
-function recheck(run: Run, checks: ChecksOptions | undefined, prices: PriceOptions['prices']): Run {
-  const priced = priceRun(run, { prices })
-  priced.findings = detectFindings(priced, checks)
-  return priced
-}
 
 interface Verdict {
   id: string

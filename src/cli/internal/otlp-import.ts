@@ -1,8 +1,5 @@
 import { readFileSync } from 'node:fs'
-import type { Run } from '../../case/schema/run.ts'
-import { detectFindings } from '../../checks/detectors/detect-findings.ts'
-import type { ChecksOptions } from '../../checks/detectors/options.ts'
-import { type PriceOptions, priceRun } from '../../cost/index.ts'
+import { type GradeOptions, gradeRun } from '../../checks/grade-run.ts'
 import { CrashlabError } from '../../errors.ts'
 import { type ImportedTrace, readAgentsTrace, readOtlp, tracesToRuns } from '../../otel/index.ts'
 import type { Redactor } from '../../redact/types.ts'
@@ -36,28 +33,8 @@ export function readTraceFile(file: string, format: 'otlp' | 'openai-agents'): I
   return traces
 }
 
-/** What grades an imported run: the config's runtime checks and prices. */
-export interface GradeConfig {
-  checks?: ChecksOptions | undefined
-  prices?: PriceOptions['prices']
-}
-
 /**
- * An imported trace's run graded as a recording in this project is: priced from the catalog (and the
- * config's prices), and its findings those of the config's runtime checks. An exported test of the run
- * then asserts the findings a replay under the same config finds.
- *
- * @example
- * const { config } = await loadConfig()
- * store.save(gradeImported(trace.run, config))
- */
-export function gradeImported(run: Run, config: GradeConfig): Run {
-  const priced = priceRun(run, { prices: config.prices })
-  return { ...priced, findings: detectFindings(priced, config.checks) }
-}
-
-/**
- * Stores an imported trace as a run, graded under `config` (`gradeImported`), tagged `otel` besides
+ * Stores an imported trace as a run, graded under `config` (`gradeRun`: its checks and prices), tagged `otel` besides
  * `tags` and redacted with `redactor` (the defaults without one), and returns the lines that say so: what was stored, then, for a trace that did
  * not capture every step's content, which steps lack it.
  *
@@ -72,12 +49,12 @@ export function saveTrace(
     tags: readonly string[]
     redactor?: Redactor | undefined
     /** The project's config: its checks and prices grade the run. */
-    config: GradeConfig
+    config: GradeOptions
     from: string
   },
 ): string[] {
   const tags = [...options.tags, 'otel']
-  const run = gradeImported(trace.run, options.config)
+  const run = gradeRun(trace.run, options.config)
   const saved = store.save(run, options.redactor ? { tags, redactor: options.redactor } : { tags })
   const lines = [
     `${options.from} trace ${trace.traceId} as ${saved.id} (${saved.name}, ${saved.steps} steps; ` +

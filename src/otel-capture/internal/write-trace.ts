@@ -1,5 +1,6 @@
 import { appendFile, mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { type GradeOptions, gradeRun } from '../../checks/grade-run.ts'
 import { type OtlpSpan, toOtlpJson, tracesToRuns } from '../../otel/index.ts'
 import { storeFor } from '../../production-capture/index.ts'
 import { createRedactor } from '../../redact/create-redactor.ts'
@@ -20,7 +21,7 @@ import type { CrashlabSpanProcessorOptions } from '../crashlab-span-processor.ts
 export class TraceWriter {
   private readonly options: CrashlabSpanProcessorOptions
   private readonly onError: (error: Error) => void
-  private redactor: Promise<Redactor> | undefined
+  private setup: Promise<{ redactor: Redactor; grade: GradeOptions }> | undefined
 
   constructor(options: CrashlabSpanProcessorOptions, onError: (error: Error) => void) {
     this.options = options
@@ -32,7 +33,7 @@ export class TraceWriter {
     const traces = tracesToRuns(spans)
     if (traces.length === 0) return 0
     // A config file that fails to load fails the write: its rules may be what redacts this trace.
-    const redactor = await this.redactorOf()
+    const { redactor, grade } = await this.setupOf()
     const { file, store } = this.options
     if (file !== undefined) {
       await mkdir(dirname(file), { recursive: true })
@@ -44,22 +45,26 @@ export class TraceWriter {
         warn: (what, error) => this.onError(new Error(`${what}: ${messageOf(error)}`, { cause: error })),
       })
       const tags = ['captured', ...(this.options.tags ?? [])]
-      for (const { run } of traces) opened?.save(run, { tags, redactor })
+      // Graded as an import is: priced, and the config's runtime checks' findings.
+      for (const { run } of traces) opened?.save(gradeRun(run, grade), { tags, redactor })
     }
     return traces.length
   }
 
-  private redactorOf(): Promise<Redactor> {
-    this.redactor ??= (async () => {
-      if (this.options.redactor) return this.options.redactor
+  /** The redactor and what grades a run: the given redactor, else the config file's rules; its checks and prices. */
+  private setupOf(): Promise<{ redactor: Redactor; grade: GradeOptions }> {
+    this.setup ??= (async () => {
       // Loaded when first needed, as the store loads it: most apps never read a config file here.
       const { loadConfig } = await import('../../config/load-config.ts')
       const { config } = await loadConfig({ file: this.options.config })
-      return createRedactor(config.redaction ?? {})
+      return {
+        redactor: this.options.redactor ?? createRedactor(config.redaction ?? {}),
+        grade: { checks: config.checks, prices: config.prices },
+      }
     })()
     // A failed load is tried again with the next trace (the file may have been fixed).
-    this.redactor.catch(() => (this.redactor = undefined))
-    return this.redactor
+    this.setup.catch(() => (this.setup = undefined))
+    return this.setup
   }
 }
 
