@@ -2,9 +2,12 @@ import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { agentsPayloads } from '../../test/helpers/agents-payloads.ts'
+import { tracedOrderBot } from '../../test/helpers/traced-order-bot.ts'
 import type { Run } from '../case/schema/run.ts'
 import type { ToolStep } from '../case/schema/step.ts'
 import { stepContent } from './internal/test-steps.ts'
+import { readAgentsTrace } from './read-agents-trace.ts'
 import { readOtlp } from './read-otlp.ts'
 import { runsToOtlp } from './run-to-otlp.ts'
 import { tracesToRuns } from './traces-to-runs.ts'
@@ -48,6 +51,34 @@ describe('runsToOtlp', () => {
       expect(back?.incompleteSteps).toEqual([])
     },
   )
+
+  it.each([
+    ['current', false],
+    ['legacy', true],
+  ])(
+    "the AI SDK's real telemetry (%s integration): import, export, import gives the same steps and usage",
+    async (_, legacy) => {
+      const { otlp } = await tracedOrderBot('Where is my order A17?', { legacy })
+      delete process.env.ORDER_BOT_BASE_URL
+      const [imported] = tracesToRuns(readOtlp(otlp, 'order-bot.json'))
+      const run = imported!.run
+      const [back, ...more] = roundTrip(run)
+      expect(more).toEqual([])
+      expect(back?.run.steps.map(stepContent)).toEqual(run.steps.map(stepContent))
+      expect(back?.run.usage).toEqual(run.usage)
+      expect(back?.run.steps.map((s) => s.type)).toEqual(['llm', 'tool', 'llm'])
+    },
+  )
+
+  it("the Agents SDK's real trace payload: import, export, import gives the same steps and usage", async () => {
+    const payloads = await agentsPayloads('Where is my order A17?')
+    delete process.env.ORDER_BOT_BASE_URL
+    const [imported] = tracesToRuns(readAgentsTrace(JSON.stringify(payloads), 'ingest.json'))
+    const run = imported!.run
+    const [back] = roundTrip(run)
+    expect(back?.run.steps.map(stepContent)).toEqual(run.steps.map(stepContent))
+    expect(back?.run.usage).toEqual(run.usage)
+  })
 
   it('a recorded run with MCP tools: its tool steps are tool steps, its http steps (the MCP handshake) are left out', () => {
     const run = loadCassetteRun(
