@@ -101,44 +101,18 @@ const WRITERS: Array<[string, () => string[]]> = [
   [
     'crashlab export (cassette and AgentCase)',
     () => {
-      store.save(storeRun)
       const a = join(dir, 'exported.cassette.json')
       const b = join(dir, 'exported.agentcase')
-      for (const out of [a, b]) {
-        const r = runBinSync(
-          dir,
-          { CRASHLAB_DIR: store.dir },
-          'export',
-          storeRun.id,
-          '-o',
-          out,
-          '--dir',
-          store.dir,
-        )
-        expect(r.code, r.stderr).toBe(0)
-      }
+      exportThroughCli(a)
+      exportThroughCli(b)
       return written(a, b)
     },
   ],
   [
     'crashlab export --format otlp --include-content (OTLP JSON traces)',
     () => {
-      store.save(storeRun)
       const out = join(dir, 'exported.otlp.json')
-      const r = runBinSync(
-        dir,
-        { CRASHLAB_DIR: store.dir },
-        'export',
-        storeRun.id,
-        '-o',
-        out,
-        '--format',
-        'otlp',
-        '--include-content',
-        '--dir',
-        store.dir,
-      )
-      expect(r.code, r.stderr).toBe(0)
+      exportThroughCli(out, '--format', 'otlp', '--include-content')
       return written(out)
     },
   ],
@@ -159,6 +133,23 @@ const WRITERS: Array<[string, () => string[]]> = [
     },
   ],
 ]
+
+/** `crashlab export` of the stored run to `out` through the built bin, with `flags`. */
+function exportThroughCli(out: string, ...flags: string[]): void {
+  store.save(storeRun)
+  const r = runBinSync(
+    dir,
+    { CRASHLAB_DIR: store.dir },
+    'export',
+    storeRun.id,
+    '-o',
+    out,
+    ...flags,
+    '--dir',
+    store.dir,
+  )
+  expect(r.code, r.stderr).toBe(0)
+}
 
 describe.each(WRITERS)('%s', (_name, write) => {
   let leaks: Map<string, unknown> = new Map()
